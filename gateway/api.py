@@ -1,0 +1,117 @@
+"""The GatewayService contract (FLIP-91 in Python names), sectioned like Flink's interface.
+
+``gateway.service.GatewayService`` implements it; front ends (Streamlit pages, REST) depend
+only on these calls.
+"""
+from __future__ import annotations
+
+import abc
+from typing import Optional
+
+from .handles import OperationHandle, SessionHandle
+from .models import (Column, FunctionDetail, FunctionInfo, OperationInfo, ResultSet, TableDetail,
+                     TableInfo, TableKind)
+
+
+class GatewayServiceContract(abc.ABC):
+    # ------------------------------------------------------------------------------------------
+    # Sessions
+    # ------------------------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def open_session(self, config: Optional[dict] = None, name: Optional[str] = None) -> SessionHandle:
+        """A new isolated session: SQL conf, temp views and functions, current catalog/database."""
+
+    @abc.abstractmethod
+    def close_session(self, session: SessionHandle) -> None:
+        """Close the session and all its operations."""
+
+    @abc.abstractmethod
+    def heartbeat(self, session: SessionHandle) -> None:
+        """Keep an idle session alive."""
+
+    @abc.abstractmethod
+    def get_session_config(self, session: SessionHandle) -> dict[str, str]:
+        """Settings set in this session (and its name)."""
+
+    @abc.abstractmethod
+    def configure_session(self, session: SessionHandle, statement: str,
+                          timeout_ms: Optional[int] = None) -> None:
+        """Run one SET/RESET/CREATE/DROP/USE/ALTER/LOAD/UNLOAD/USE MODULES/ADD/REMOVE JAR."""
+
+    # ------------------------------------------------------------------------------------------
+    # Operations
+    # ------------------------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def get_operation_info(self, session: SessionHandle, operation: OperationHandle) -> OperationInfo:
+        """Status, type and whether it has a result."""
+
+    @abc.abstractmethod
+    def get_operation_result_schema(self, session: SessionHandle, operation: OperationHandle,
+                                    timeout_s: float = 30.0) -> list[Column]:
+        """Result columns with type JSON, waiting until they are known."""
+
+    @abc.abstractmethod
+    def cancel_operation(self, session: SessionHandle, operation: OperationHandle) -> None:
+        """Stop a pending or running operation and its Spark jobs."""
+
+    @abc.abstractmethod
+    def close_operation(self, session: SessionHandle, operation: OperationHandle) -> None:
+        """Stop it if needed and free its result buffer; the handle is gone afterwards."""
+
+    # ------------------------------------------------------------------------------------------
+    # Statements
+    # ------------------------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def execute_statement(self, session: SessionHandle, statement: str, timeout_ms: Optional[int] = None,
+                          config: Optional[dict] = None) -> OperationHandle:
+        """Run a statement or script asynchronously; the result is the last statement's."""
+
+    @abc.abstractmethod
+    def fetch_results(self, session: SessionHandle, operation: OperationHandle, token: int,
+                      max_rows: Optional[int] = None) -> ResultSet:
+        """Page ``token``: the same token replays, token + 1 moves on, others are errors."""
+
+    @abc.abstractmethod
+    def complete_statement(self, session: SessionHandle, statement: str, position: int) -> list[str]:
+        """Completion candidates at ``position``."""
+
+    # ------------------------------------------------------------------------------------------
+    # Catalog
+    # ------------------------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def get_current_catalog(self, session: SessionHandle) -> str: ...
+
+    @abc.abstractmethod
+    def get_current_database(self, session: SessionHandle) -> str: ...
+
+    @abc.abstractmethod
+    def list_catalogs(self, session: SessionHandle) -> list[str]: ...
+
+    @abc.abstractmethod
+    def list_databases(self, session: SessionHandle, catalog: Optional[str] = None) -> list[str]: ...
+
+    @abc.abstractmethod
+    def list_tables(self, session: SessionHandle, catalog: Optional[str] = None,
+                    database: Optional[str] = None, kind: TableKind = TableKind.ALL) -> list[TableInfo]: ...
+
+    @abc.abstractmethod
+    def list_functions(self, session: SessionHandle, catalog: Optional[str] = None,
+                       database: Optional[str] = None, kind=None) -> list[FunctionInfo]: ...
+
+    @abc.abstractmethod
+    def get_table(self, session: SessionHandle, name: str) -> TableDetail: ...
+
+    @abc.abstractmethod
+    def get_function(self, session: SessionHandle, name: str) -> FunctionDetail: ...
+
+    # ------------------------------------------------------------------------------------------
+    # Utilities
+    # ------------------------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def get_gateway_info(self) -> dict[str, str]:
+        """Product and Spark versions, master, metastore."""

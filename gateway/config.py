@@ -1,0 +1,143 @@
+"""Workbench configuration: one TOML file, every setting overridable from the environment.
+
+Each setting is declared once, with its default and a help text (Datasette's pattern);
+the README's table is checked against this list by a test.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+from .errors import ConfigurationError
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CONFIG_FILE = PROJECT_ROOT / "workbench.toml"
+CONFIG_ENV = "WORKBENCH_CONFIG"
+
+
+@dataclass(frozen=True)
+class Setting:
+    key: str  # dotted: section.name
+    default: Any
+    help: str
+
+    @property
+    def env(self) -> str:
+        return "WORKBENCH_" + self.key.replace(".", "_").upper()
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("data_dir", "~/.spark-sql-workbench",
+            "Directory for the warehouse, the embedded metastore, uploads and logs."),
+    Setting("spark.master", "local[*]",
+            "Spark master URL: local[*], spark://host:7077, yarn, k8s://https://host:443."),
+    Setting("spark.app_name", "spark-sql-workbench", "Spark application name."),
+    Setting("spark.conf", {}, "Extra Spark configuration (a table; in the environment a JSON object)."),
+    Setting("spark.log_level", "ERROR", "Log level of the Spark driver."),
+    Setting("metastore.uri", "",
+            "Remote Hive metastore (thrift://host:9083); empty for the embedded Derby metastore."),
+    Setting("metastore.hive_support", True, "Use a Hive metastore; false uses Spark's in-memory catalog."),
+    Setting("session.idle_timeout_s", 1800.0, "A session unused this long is closed (0 = never)."),
+    Setting("session.check_interval_s", 60.0, "How often idle sessions are looked for."),
+    Setting("session.max_sessions", 64, "Most sessions open at once; opening one more is an error."),
+    Setting("operation.pool_size", 8, "Threads that run statements, shared by all sessions."),
+    Setting("operation.timeout_ms", 0, "Default statement timeout in milliseconds (0 = none)."),
+    Setting("result.buffer_max_rows", 50_000, "Most rows an operation buffers before its producer waits."),
+    Setting("result.buffer_max_bytes", 64 * 1024 * 1024,
+            "Most Arrow bytes an operation buffers before its producer waits."),
+    Setting("result.page_rows", 1000, "Rows in a fetched page when the client gives no max_rows."),
+    Setting("result.fetch_wait_ms", 200, "How long a fetch waits for the first rows before NOT_READY."),
+    Setting("statement.max_chars", 512 * 1024, "Longest statement text accepted."),
+)
+_BY_KEY = {s.key: s for s in SETTINGS}
+
+
+@dataclass
+class WorkbenchConfig:
+    """Resolved configuration: defaults, then the file, then the environment."""
+
+    values: dict[str, Any] = field(default_factory=dict)
+    source: Optional[Path] = None
+
+    def __getitem__(self, key: str) -> Any:
+        return self.values[key]
+
+    @property
+    def data_dir(self) -> Path:
+        return Path(os.path.expanduser(str(self.values["data_dir"]))).resolve()
+
+    def with_overrides(self, **overrides: Any) -> "WorkbenchConfig":
+        """A copy with some settings changed; keys use ``__`` for dots (``session__max_sessions``)."""
+        values = dict(self.values)
+        for name, value in overrides.items():
+            key = name.replace("__", ".")
+            if key not in _BY_KEY:
+                raise ConfigurationError(f"unknown setting {key!r}; known: {', '.join(_BY_KEY)}")
+            values[key] = _coerce(_BY_KEY[key], value)
+        return WorkbenchConfig(values, self.source)
+
+
+def _flatten(table: dict, prefix: str = "") -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for name, value in table.items():
+        key = f"{prefix}{name}"
+        if isinstance(value, dict) and key not in _BY_KEY:
+            flat.update(_flatten(value, key + "."))
+        else:
+            flat[key] = value
+    return flat
+
+
+def _coerce(setting: Setting, value: Any) -> Any:
+    default = setting.default
+    try:
+        if isinstance(default, bool):
+            if isinstance(value, str):
+                if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                    raise ValueError(value)
+                return value.lower() in ("true", "1", "yes")
+            return bool(value)
+        if isinstance(default, dict):
+            parsed = json.loads(value) if isinstance(value, str) else value
+            if not isinstance(parsed, dict):
+                raise ValueError(value)
+            return {str(k): str(v) for k, v in parsed.items()}
+        if isinstance(default, (int, float)):
+            number = type(default)(value)
+            if number < 0:
+                raise ValueError(value)
+            return number
+        return str(value)
+    except (ValueError, TypeError):
+        raise ConfigurationError(
+            f"setting {setting.key} (environment {setting.env}) has the bad value {value!r}: "
+            f"expected {type(default).__name__} like {default!r}. {setting.help}") from None
+
+
+def load_config(path: Optional[str | os.PathLike] = None, environ: Optional[dict] = None) -> WorkbenchConfig:
+    """Read defaults, then ``path`` (or $WORKBENCH_CONFIG, or ./workbench.toml), then the environment."""
+    environ = dict(os.environ if environ is None else environ)
+    file = Path(path) if path else Path(environ[CONFIG_ENV]) if environ.get(CONFIG_ENV) else DEFAULT_CONFIG_FILE
+    values = {s.key: s.default for s in SETTINGS}
+    source = None
+    if file.exists():
+        try:
+            data = tomllib.loads(file.read_text())
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigurationError(f"configuration file {file} is not valid TOML: {exc}") from None
+        for key, value in _flatten(data).items():
+            if key not in _BY_KEY:
+                raise ConfigurationError(
+                    f"configuration file {file} has the unknown setting {key!r}; known: {', '.join(_BY_KEY)}")
+            values[key] = _coerce(_BY_KEY[key], value)
+        source = file
+    elif path:
+        raise ConfigurationError(f"configuration file {file} does not exist")
+    for setting in SETTINGS:
+        if setting.env in environ:
+            values[setting.key] = _coerce(setting, environ[setting.env])
+    return WorkbenchConfig(values, source)

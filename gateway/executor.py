@@ -1,0 +1,172 @@
+"""Run an operation's statements in order on its session, streaming the last one's rows.
+
+The operation becomes FINISHED as soon as its result is ready to fetch (first batch, or the
+end of a result): a client that waits for FINISHED before fetching never deadlocks against
+the bounded buffer, and the rest of a large result streams while the client reads. Close
+stops that stream and its Spark job.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Callable, Optional
+
+from .arrow_stream import ArrowBatchStream, local_result
+from .errors import InvalidStatementError
+from .models import Column, OperationStatus, StatementSummary
+from .operation import Operation
+from .serialization import error_json, type_json
+from .statements import Statement, StatementKind, split_script
+
+log = logging.getLogger(__name__)
+
+# A handler runs one statement the gateway handles itself and returns a DataFrame (or None).
+StatementHandler = Callable[["object", Statement], Optional[object]]
+
+_ACTIVE = (OperationStatus.PENDING, OperationStatus.RUNNING, OperationStatus.FINISHED)
+
+
+def result_columns(schema) -> list[Column]:
+    return [Column(f.name, type_json(f.dataType, f.nullable)) for f in schema.fields]
+
+
+class StatementRunner:
+    def __init__(self, max_chars: int) -> None:
+        self.max_chars = max_chars
+        self.handlers: dict[StatementKind, StatementHandler] = {}
+
+    def register(self, kind: StatementKind, handler: StatementHandler) -> None:
+        """Let the gateway handle a kind of statement itself (modules, jars, CTAS, plans)."""
+        self.handlers[kind] = handler
+
+    def split(self, text: str) -> list[Statement]:
+        return split_script(text, self.max_chars)
+
+    def dataframe(self, session, statement: Statement):
+        handler = self.handlers.get(statement.kind)
+        if handler is not None:
+            return handler(session, statement)
+        return session.spark.sql(statement.text)
+
+    # -- the worker ---------------------------------------------------------------------------
+
+    def run(self, operation: Operation, on_timeout: Callable[[Operation], None]) -> None:
+        session = operation.session
+        spark = session.spark
+        sc = spark.sparkContext
+        statements = self.split(operation.statement)
+        stream: Optional[ArrowBatchStream] = None
+        restore: dict = {}
+        locked = False
+        current: Optional[Statement] = None
+        try:
+            session.run_lock.acquire()
+            locked = True
+            if not operation.transition(OperationStatus.RUNNING):
+                return  # canceled or closed while pending
+            operation.start_timer(on_timeout)
+            sc.setJobGroup(operation.job_group, operation.statement[:200], interruptOnCancel=True)
+            restore = _apply_config(spark, operation.config)
+            for statement in statements:
+                current = statement
+                summary = StatementSummary(statement.index, statement.text, statement.kind.value,
+                                           "RUNNING", line=statement.line)
+                operation.summaries.append(summary)
+                df = self.dataframe(session, statement)
+                last = statement.index == len(statements) - 1
+                if not last:
+                    summary.rows = self._drain(df, session.timezone)
+                    summary.status = "FINISHED"
+                    continue
+                operation.fetcher.set_columns(result_columns(df.schema) if df is not None else [])
+                table = local_result(df, session.timezone) if df is not None else None
+                if df is None or table is not None:
+                    batches = table.to_batches() if table is not None else []
+                else:
+                    stream = ArrowBatchStream(df, session.timezone)
+                    batches = stream
+                _restore_config(spark, restore)
+                restore = {}
+                session.run_lock.release()
+                locked = False
+                rows = 0
+                for batch in batches:
+                    if operation.status not in _ACTIVE or not operation.fetcher.put(batch):
+                        break
+                    rows += batch.num_rows
+                    operation.transition(OperationStatus.FINISHED)
+                summary.rows = rows
+                summary.status = "FINISHED"
+            if operation.status in _ACTIVE:
+                operation.fetcher.finish()
+                operation.transition(OperationStatus.FINISHED)
+        except Exception as exc:  # noqa: BLE001 - every failure becomes the operation's error
+            self._fail(operation, exc, current, len(statements))
+        finally:
+            if stream is not None:
+                stream.close()
+            if restore:
+                _restore_config(spark, restore)
+            if locked:
+                session.run_lock.release()
+            for key in ("spark.jobGroup.id", "spark.job.description", "spark.job.interruptOnCancel"):
+                sc.setLocalProperty(key, None)
+            operation.done.set()
+
+    def _drain(self, df, timezone: str) -> int:
+        """Run a statement that is not the last of a script; count its rows, keep none."""
+        if df is None:
+            return 0
+        table = local_result(df, timezone)
+        if table is not None:
+            return table.num_rows
+        stream = ArrowBatchStream(df, timezone)
+        try:
+            return sum(batch.num_rows for batch in stream)
+        finally:
+            stream.close()
+
+    def _fail(self, operation: Operation, exc: Exception, statement: Optional[Statement], total: int) -> None:
+        if operation.status not in (OperationStatus.PENDING, OperationStatus.RUNNING, OperationStatus.FINISHED):
+            log.debug("operation %s stopped (%s): %s", operation.handle, operation.status.value, exc)
+            return
+        if statement is None:
+            error = error_json(exc)
+        else:
+            error = error_json(exc, statement.text, statement.line - 1, statement.index)
+            if total > 1:
+                error["root_cause"] = (f"statement {statement.index + 1} of {total} (line {statement.line}) "
+                                       f"failed: {error['root_cause']}")
+            error["statement"] = statement.text
+            if operation.summaries:
+                operation.summaries[-1].status = "ERROR"
+        operation.exception = error
+        operation.fetcher.fail(error)
+        if not operation.transition(OperationStatus.ERROR):
+            # Already FINISHED while streaming: the error still reaches the client's next fetch.
+            log.warning("operation %s failed while streaming: %s", operation.handle, error["root_cause"])
+
+
+def _apply_config(spark, config: dict) -> dict:
+    """Set operation-level config; returns what to put back (None = unset)."""
+    if not config:
+        return {}
+    current = spark.conf.getAll
+    restore: dict = {}
+    try:
+        for key, value in config.items():
+            restore[key] = current.get(key)
+            spark.conf.set(key, str(value))
+    except Exception as exc:
+        _restore_config(spark, restore)
+        raise InvalidStatementError(
+            f"the operation setting {key!r} cannot be applied: {error_json(exc)['root_cause']} "
+            f"Static Spark settings belong in the workbench configuration under [spark.conf].") from None
+    return restore
+
+
+def _restore_config(spark, restore: dict) -> None:
+    for key, value in restore.items():
+        if value is None:
+            spark.conf.unset(key)
+        else:
+            spark.conf.set(key, value)

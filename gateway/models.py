@@ -1,0 +1,212 @@
+"""Value types of the gateway contract (FLIP-91 names, Python spelling)."""
+from __future__ import annotations
+
+import enum
+from dataclasses import asdict, dataclass, field
+from typing import Any, Optional
+
+
+class OperationStatus(enum.Enum):
+    INITIALIZED = "INITIALIZED"
+    PENDING = "PENDING"
+    RUNNING = "RUNNING"
+    FINISHED = "FINISHED"
+    CANCELED = "CANCELED"
+    CLOSED = "CLOSED"
+    ERROR = "ERROR"
+    TIMEOUT = "TIMEOUT"
+
+    @property
+    def is_terminal(self) -> bool:
+        return self in _TERMINAL
+
+    def can_move_to(self, target: "OperationStatus") -> bool:
+        return target in _TRANSITIONS[self]
+
+
+_TERMINAL = {OperationStatus.FINISHED, OperationStatus.CANCELED, OperationStatus.CLOSED,
+             OperationStatus.ERROR, OperationStatus.TIMEOUT}
+
+_S = OperationStatus
+_TRANSITIONS = {
+    _S.INITIALIZED: {_S.PENDING, _S.CANCELED, _S.CLOSED, _S.ERROR, _S.TIMEOUT},
+    _S.PENDING: {_S.RUNNING, _S.CANCELED, _S.CLOSED, _S.ERROR, _S.TIMEOUT},
+    _S.RUNNING: {_S.FINISHED, _S.CANCELED, _S.CLOSED, _S.ERROR, _S.TIMEOUT},
+    # A finished operation may still be closed; the other terminal states only close.
+    _S.FINISHED: {_S.CLOSED},
+    _S.CANCELED: {_S.CLOSED},
+    _S.ERROR: {_S.CLOSED},
+    _S.TIMEOUT: {_S.CLOSED},
+    _S.CLOSED: set(),
+}
+
+
+class OperationType(enum.Enum):
+    EXECUTE_STATEMENT = "EXECUTE_STATEMENT"
+    CONFIGURE_SESSION = "CONFIGURE_SESSION"
+
+
+class ResultType(enum.Enum):
+    NOT_READY = "NOT_READY"
+    PAYLOAD = "PAYLOAD"
+    EOS = "EOS"
+    ERROR = "ERROR"
+
+
+class TableKind(enum.Enum):
+    ALL = "ALL"
+    TABLE = "TABLE"
+    VIEW = "VIEW"
+
+
+class FunctionKind(enum.Enum):
+    BUILTIN = "BUILTIN"
+    USER = "USER"
+
+
+@dataclass
+class Column:
+    """A result or table column: its name and the seed's type JSON."""
+
+    name: str
+    type: dict
+    comment: Optional[str] = None
+
+    def to_json(self) -> dict:
+        data = {"name": self.name, "type": self.type}
+        if self.comment is not None:
+            data["comment"] = self.comment
+        return data
+
+
+@dataclass
+class ResultSet:
+    """One page of an operation's result.
+
+    ``rows`` are lists of JSON-ready values; ``next_token`` is None at EOS. The last
+    page of a result is EOS and may still carry rows, saving a round trip.
+    """
+
+    result_type: ResultType
+    next_token: Optional[int]
+    columns: list[Column] = field(default_factory=list)
+    rows: list[list] = field(default_factory=list)
+    exception: Optional[dict] = None
+
+    def row_json(self) -> list[dict]:
+        """Rows in the seed's row JSON: ``{"kind": "INSERT", "fields": [...]}``."""
+        return [{"kind": "INSERT", "fields": row} for row in self.rows]
+
+
+@dataclass
+class StatementSummary:
+    """What happened to one statement of a script."""
+
+    index: int
+    statement: str
+    kind: str
+    status: str
+    rows: Optional[int] = None
+    line: int = 1
+
+
+@dataclass
+class OperationInfo:
+    status: OperationStatus
+    type: OperationType
+    has_result: bool
+    statement: str = ""
+    submitted_at: float = 0.0
+    started_at: Optional[float] = None
+    ended_at: Optional[float] = None
+    rows_fetched: int = 0
+    exception: Optional[dict] = None
+    job_ids: list[int] = field(default_factory=list)
+    statements: list[StatementSummary] = field(default_factory=list)
+
+    @property
+    def duration_s(self) -> Optional[float]:
+        if self.started_at is None:
+            return None
+        import time
+        return (self.ended_at or time.time()) - self.started_at
+
+
+@dataclass
+class TableInfo:
+    """Light entry for lists: identifier, kind and temporary flag only."""
+
+    catalog: Optional[str]
+    database: Optional[str]
+    name: str
+    kind: TableKind
+    is_temporary: bool
+
+    @property
+    def identifier(self) -> str:
+        return ".".join(p for p in (self.catalog, self.database, self.name) if p)
+
+
+@dataclass
+class TableDetail:
+    catalog: Optional[str]
+    database: Optional[str]
+    name: str
+    kind: TableKind
+    is_temporary: bool
+    columns: list[Column]
+    partition_columns: list[str]
+    properties: dict[str, str]
+    provider: Optional[str]
+    location: Optional[str]
+    statistics: Optional[str]
+    comment: Optional[str]
+    table_type: Optional[str]
+    extended: dict[str, str]
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        data["kind"] = self.kind.value
+        data["columns"] = [c.to_json() for c in self.columns]
+        return data
+
+
+@dataclass
+class FunctionInfo:
+    catalog: Optional[str]
+    database: Optional[str]
+    name: str
+    kind: FunctionKind
+    is_temporary: bool
+
+    @property
+    def identifier(self) -> str:
+        return ".".join(p for p in (self.catalog, self.database, self.name) if p)
+
+
+@dataclass
+class FunctionDetail:
+    name: str
+    kind: FunctionKind
+    is_temporary: bool
+    class_name: Optional[str]
+    usage: Optional[str]
+    extended_description: Optional[str]
+    catalog: Optional[str] = None
+    database: Optional[str] = None
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        data["kind"] = self.kind.value
+        return data
+
+
+def enum_json(value: Any) -> Any:
+    """JSON-friendly form of dataclasses holding enums (used by front ends)."""
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, dict):
+        return {k: enum_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [enum_json(v) for v in value]
+    return value

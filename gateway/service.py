@@ -1,0 +1,295 @@
+"""GatewayService: a thin facade. Find the session, delegate, wrap unexpected errors."""
+from __future__ import annotations
+
+import functools
+import logging
+import platform
+import time
+from typing import Optional
+
+from . import __version__
+from .api import GatewayServiceContract
+from .catalog import CatalogBrowser
+from .completion import complete
+from .config import WorkbenchConfig, load_config
+from .errors import (GatewayError, InvalidRequestError, InvalidStatementError, OperationStateError,
+                     SqlExecutionError)
+from .executor import StatementRunner
+from .handles import OperationHandle, SessionHandle
+from .models import (Column, FunctionDetail, FunctionInfo, FunctionKind, OperationInfo, OperationStatus,
+                     OperationType, ResultSet, TableDetail, TableInfo, TableKind)
+from .operation import Operation, OperationManager
+from .results import ResultFetcher
+from .serialization import error_json
+from .session import Session, SessionManager
+from .spark import get_or_create_root
+from .statements import CONFIGURE_KINDS
+
+log = logging.getLogger(__name__)
+
+
+def _wrapped(method):
+    """Let GatewayErrors through; turn anything else into one with Spark's error details."""
+
+    @functools.wraps(method)
+    def call(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except GatewayError:
+            raise
+        except Exception as exc:
+            error = error_json(exc)
+            raise SqlExecutionError(f"{method.__name__} failed: {error['root_cause']}", error) from exc
+
+    return call
+
+
+class GatewayService(GatewayServiceContract):
+    """The embedded SQL gateway: sessions over one root SparkSession, operations on a pool."""
+
+    def __init__(self, config: Optional[WorkbenchConfig] = None) -> None:
+        self.config = config if config is not None else load_config()
+        self.root = get_or_create_root(self.config)
+        self.runner = StatementRunner(self.config["statement.max_chars"])
+        self.operations = OperationManager(self.config["operation.pool_size"])
+        self.sessions = SessionManager(
+            self.root, self.config["session.max_sessions"], self.config["session.idle_timeout_s"],
+            self.config["session.check_interval_s"], self._on_session_closed)
+        self._stopped = False
+
+    @classmethod
+    def from_config(cls, path) -> "GatewayService":
+        return cls(load_config(path))
+
+    def shutdown(self, stop_spark: bool = True) -> None:
+        """Close every session, stop the pool and (by default) the root SparkSession."""
+        if self._stopped:
+            return
+        self._stopped = True
+        self.sessions.shutdown()
+        self.operations.shutdown()
+        if stop_spark:
+            self.root.stop()
+
+    # ------------------------------------------------------------------------------------------
+    # Sessions
+    # ------------------------------------------------------------------------------------------
+
+    @_wrapped
+    def open_session(self, config: Optional[dict] = None, name: Optional[str] = None) -> SessionHandle:
+        if config is not None and not isinstance(config, dict):
+            raise InvalidRequestError("session config must be a mapping of setting name to value")
+        session = self.sessions.open(name)
+        try:
+            for key, value in (config or {}).items():
+                session.spark.conf.set(str(key), str(value))
+        except Exception as exc:
+            self.sessions.close(session.handle)
+            error = error_json(exc)
+            raise SqlExecutionError(f"the session setting could not be applied: {error['root_cause']}",
+                                    error) from None
+        return session.handle
+
+    @_wrapped
+    def close_session(self, session: SessionHandle) -> None:
+        self.sessions.close(session)
+
+    @_wrapped
+    def heartbeat(self, session: SessionHandle) -> None:
+        self.sessions.get(session)
+
+    @_wrapped
+    def get_session_config(self, session: SessionHandle) -> dict[str, str]:
+        spark = self.sessions.get(session).spark
+        return dict(sorted(spark.conf.getAll.items()))
+
+    def session_name(self, session: SessionHandle) -> str:
+        return self.sessions.get(session).name
+
+    @_wrapped
+    def configure_session(self, session: SessionHandle, statement: str, timeout_ms: Optional[int] = None) -> None:
+        statements = self.runner.split(statement)
+        if len(statements) != 1:
+            raise InvalidStatementError(
+                f"configure_session takes exactly one statement, got {len(statements)}; "
+                f"send them one at a time or use execute_statement for a script")
+        kind = statements[0].kind
+        if kind not in CONFIGURE_KINDS:
+            allowed = ", ".join(sorted(k.value.replace("_", " ") for k in CONFIGURE_KINDS))
+            raise InvalidStatementError(
+                f"configure_session does not accept {kind.value.replace('_', ' ')} statements; "
+                f"it accepts only {allowed}. Use execute_statement to run other statements.")
+        handle = self._submit(session, statement, OperationType.CONFIGURE_SESSION, timeout_ms, None)
+        operation = self.operations.get(self.sessions.get(session).handle, handle)
+        try:
+            operation.done.wait()
+            if operation.status == OperationStatus.ERROR:
+                raise SqlExecutionError(operation.exception["root_cause"], operation.exception)
+            if operation.status == OperationStatus.TIMEOUT:
+                raise OperationStateError(f"the statement timed out after {operation.timeout_ms} ms")
+        finally:
+            self.operations.stop(operation, OperationStatus.CLOSED, "the configure operation is done")
+
+    # ------------------------------------------------------------------------------------------
+    # Operations
+    # ------------------------------------------------------------------------------------------
+
+    def _operation(self, session: SessionHandle, operation: OperationHandle) -> Operation:
+        owner = self.sessions.get(session)
+        return self.operations.get(owner.handle, operation)
+
+    @_wrapped
+    def get_operation_info(self, session: SessionHandle, operation: OperationHandle) -> OperationInfo:
+        return self._operation(session, operation).info()
+
+    @_wrapped
+    def get_operation_result_schema(self, session: SessionHandle, operation: OperationHandle,
+                                    timeout_s: float = 30.0) -> list[Column]:
+        op = self._operation(session, operation)
+        deadline = time.monotonic() + timeout_s
+        while op.fetcher.columns is None and not op.done.is_set() and time.monotonic() < deadline:
+            op.done.wait(0.02)
+        if op.status == OperationStatus.ERROR:
+            raise SqlExecutionError(op.exception["root_cause"], op.exception)
+        if op.fetcher.columns is None:
+            raise OperationStateError(
+                f"the result schema of operation {op.handle} is not known yet ({op.status.value}); ask again")
+        return list(op.fetcher.columns)
+
+    @_wrapped
+    def cancel_operation(self, session: SessionHandle, operation: OperationHandle) -> None:
+        op = self._operation(session, operation)
+        self.operations.stop(op, OperationStatus.CANCELED, f"operation {op.handle} was canceled")
+
+    @_wrapped
+    def close_operation(self, session: SessionHandle, operation: OperationHandle) -> None:
+        op = self._operation(session, operation)
+        self.operations.stop(op, OperationStatus.CLOSED, f"operation {op.handle} is closed")
+
+    def list_operations(self, session: SessionHandle) -> list[tuple[OperationHandle, OperationInfo]]:
+        owner = self.sessions.get(session)
+        return [(op.handle, op.info()) for op in self.operations.of_session(owner.handle)]
+
+    def operation_fetcher(self, session: SessionHandle, operation: OperationHandle) -> ResultFetcher:
+        """The operation's result buffer, for accounting (tests, UI progress)."""
+        return self._operation(session, operation).fetcher
+
+    # ------------------------------------------------------------------------------------------
+    # Statements
+    # ------------------------------------------------------------------------------------------
+
+    @_wrapped
+    def execute_statement(self, session: SessionHandle, statement: str, timeout_ms: Optional[int] = None,
+                          config: Optional[dict] = None) -> OperationHandle:
+        return self._submit(session, statement, OperationType.EXECUTE_STATEMENT, timeout_ms, config)
+
+    def _submit(self, session: SessionHandle, statement: str, op_type: OperationType,
+                timeout_ms: Optional[int], config: Optional[dict]) -> OperationHandle:
+        owner = self.sessions.get(session)
+        if not isinstance(statement, str):
+            raise InvalidStatementError(f"the statement must be text, got {type(statement).__name__}")
+        self.runner.split(statement)  # bad text fails here, before anything is queued
+        if timeout_ms is None:
+            timeout_ms = self.config["operation.timeout_ms"]
+        if isinstance(timeout_ms, bool) or not isinstance(timeout_ms, (int, float)) or timeout_ms < 0:
+            raise InvalidRequestError(f"timeout_ms must be a number of milliseconds >= 0, got {timeout_ms!r}")
+        if config is not None and not isinstance(config, dict):
+            raise InvalidRequestError("the operation config must be a mapping of setting name to value")
+        fetcher = ResultFetcher(self.config["result.buffer_max_rows"], self.config["result.buffer_max_bytes"],
+                                self.config["result.page_rows"], self.config["result.fetch_wait_ms"] / 1000.0)
+        operation = Operation(owner, statement, op_type, fetcher, int(timeout_ms), config)
+        return self.operations.submit(operation, lambda op: self.runner.run(op, self._on_timeout))
+
+    def _on_timeout(self, operation: Operation) -> None:
+        try:
+            self.operations.stop(operation, OperationStatus.TIMEOUT,
+                                 f"operation {operation.handle} timed out after {operation.timeout_ms} ms")
+        except GatewayError:
+            pass  # it finished in the meantime
+
+    @_wrapped
+    def fetch_results(self, session: SessionHandle, operation: OperationHandle, token: int,
+                      max_rows: Optional[int] = None) -> ResultSet:
+        return self._operation(session, operation).fetcher.fetch(token, max_rows)
+
+    @_wrapped
+    def complete_statement(self, session: SessionHandle, statement: str, position: int) -> list[str]:
+        return complete(self._catalog(session), statement, position)
+
+    # ------------------------------------------------------------------------------------------
+    # Catalog
+    # ------------------------------------------------------------------------------------------
+
+    def _catalog(self, session: SessionHandle) -> CatalogBrowser:
+        return CatalogBrowser(self.sessions.get(session).spark)
+
+    @_wrapped
+    def get_current_catalog(self, session: SessionHandle) -> str:
+        return self._catalog(session).current_catalog()
+
+    @_wrapped
+    def get_current_database(self, session: SessionHandle) -> str:
+        return self._catalog(session).current_database()
+
+    @_wrapped
+    def list_catalogs(self, session: SessionHandle) -> list[str]:
+        return self._catalog(session).list_catalogs()
+
+    @_wrapped
+    def list_databases(self, session: SessionHandle, catalog: Optional[str] = None) -> list[str]:
+        return self._catalog(session).list_databases(catalog)
+
+    @_wrapped
+    def list_tables(self, session: SessionHandle, catalog: Optional[str] = None, database: Optional[str] = None,
+                    kind: TableKind = TableKind.ALL) -> list[TableInfo]:
+        try:
+            kind = TableKind(kind.value if isinstance(kind, TableKind) else str(kind).upper())
+        except ValueError:
+            raise InvalidRequestError(f"table kind {kind!r} is not one of ALL, TABLE, VIEW") from None
+        return self._catalog(session).list_tables(catalog, database, kind)
+
+    @_wrapped
+    def list_functions(self, session: SessionHandle, catalog: Optional[str] = None,
+                       database: Optional[str] = None, kind=None) -> list[FunctionInfo]:
+        if kind is not None:
+            try:
+                kind = FunctionKind(kind.value if isinstance(kind, FunctionKind) else str(kind).upper())
+            except ValueError:
+                raise InvalidRequestError(f"function kind {kind!r} is not one of BUILTIN, USER") from None
+        return self._catalog(session).list_functions(catalog, database, kind)
+
+    @_wrapped
+    def get_table(self, session: SessionHandle, name: str) -> TableDetail:
+        return self._catalog(session).get_table(name)
+
+    @_wrapped
+    def get_function(self, session: SessionHandle, name: str) -> FunctionDetail:
+        return self._catalog(session).get_function(name)
+
+    # ------------------------------------------------------------------------------------------
+    # Utilities
+    # ------------------------------------------------------------------------------------------
+
+    def get_gateway_info(self) -> dict[str, str]:
+        sc = self.root.sparkContext
+        uri = self.config["metastore.uri"]
+        hive = self.config["metastore.hive_support"]
+        return {
+            "product": "Spark SQL Workbench",
+            "version": __version__,
+            "spark_version": self.root.version,
+            "master": sc.master,
+            "metastore": uri if uri else ("embedded Derby" if hive else "in-memory"),
+            "warehouse": self.root.conf.get("spark.sql.warehouse.dir"),
+            "data_dir": str(self.config.data_dir),
+            "python_version": platform.python_version(),
+        }
+
+    # ------------------------------------------------------------------------------------------
+
+    def _on_session_closed(self, session: Session) -> None:
+        for operation in self.operations.of_session(session.handle):
+            try:
+                self.operations.stop(operation, OperationStatus.CLOSED, "its session was closed")
+            except GatewayError:
+                pass
