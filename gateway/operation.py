@@ -20,6 +20,9 @@ if TYPE_CHECKING:
     from .session import Session
 
 
+CANCEL_RETRY_S = 60.0
+
+
 class Operation:
     def __init__(self, session: "Session", statement: str, op_type: OperationType,
                  fetcher: ResultFetcher, timeout_ms: Optional[int], config: Optional[dict]) -> None:
@@ -121,15 +124,29 @@ class OperationManager:
             raise OperationStateError(
                 f"operation {operation.handle} is {previous.value}; it can no longer be "
                 f"{'canceled' if target == OperationStatus.CANCELED else target.value.lower()}")
-        if not previous.is_terminal or target == OperationStatus.CLOSED:
-            try:
-                operation.session.spark.sparkContext.cancelJobGroup(operation.job_group)
-            except Exception:  # Spark may be stopping; the state change still holds
-                pass
         operation.fetcher.close(reason)
+        if not operation.done.is_set():
+            threading.Thread(target=self._cancel_until_done, args=(operation,),
+                             name=f"gateway-cancel-{operation.handle}", daemon=True).start()
         if target == OperationStatus.CLOSED:
             with self._lock:
                 self._operations.pop(operation.handle, None)
+
+    @staticmethod
+    def _cancel_until_done(operation: Operation) -> None:
+        """Cancel the job group until the worker has stopped.
+
+        A job submitted just after one cancelJobGroup (while the statement was still being
+        planned) would otherwise run on; so cancel again every 100 ms, for at most a minute.
+        """
+        deadline = time.monotonic() + CANCEL_RETRY_S
+        while time.monotonic() < deadline:
+            try:
+                operation.session.spark.sparkContext.cancelJobGroup(operation.job_group)
+            except Exception:  # Spark may be stopping; the state change still holds
+                return
+            if operation.done.wait(0.1):
+                return
 
     def shutdown(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)

@@ -115,7 +115,8 @@ class ResultFetcher:
                 raise OperationStateError(f"cannot fetch results: {self._closed_reason}")
             if self._last is not None and token == self._last[0]:
                 return self._last[1]
-            if token != self._next_token:
+            ended = self._last is not None and self._last[1].next_token is None
+            if token != self._next_token or ended:
                 raise InvalidTokenError(self._token_message(token))
             deadline = time.monotonic() + wait_s
             while not self._batches and not self._done and self._closed_reason is None:

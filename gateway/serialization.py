@@ -118,9 +118,10 @@ def _column_values(array: pa.Array) -> list:
     """One Arrow column to a list of JSON-ready values, vectorized where Arrow can."""
     kind = array.type
     if pa.types.is_timestamp(kind):
-        text = pc.strftime(array, format="%Y-%m-%dT%H:%M:%S")
-        values = text.to_pylist()
-        return [v + "Z" if v is not None and kind.tz else v for v in values] if kind.tz else values
+        if kind.tz:  # the seed: TIMESTAMP_LTZ as ISO date-time in UTC
+            array = array.cast(pa.timestamp(kind.unit, "UTC"))
+        text = array.cast(pa.string())  # "2020-01-01 10:00:00.000000[Z]", formatted inside Arrow
+        return pc.replace_substring(text, " ", "T", max_replacements=1).to_pylist()
     if pa.types.is_date(kind):
         return array.cast(pa.string()).to_pylist()
     if pa.types.is_decimal(kind):
@@ -145,7 +146,7 @@ def arrow_rows(batch: pa.RecordBatch | pa.Table) -> list[list]:
     columns = [_column_values(batch.column(i)) for i in range(batch.num_columns)]
     if not columns:
         return [[] for _ in range(batch.num_rows)]
-    return [list(row) for row in zip(*columns)]
+    return list(map(list, zip(*columns)))
 
 
 # ---------------------------------------------------------------------------------------------

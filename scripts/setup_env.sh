@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Shared set-up for ./workbench and ./run-tests: check Java and Python, make .venv, install.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+REQUIREMENTS="${1:-$ROOT/requirements.txt}"
+
+java_bin="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+if ! command -v "$java_bin" >/dev/null 2>&1; then
+  echo "error: Java was not found. Spark 4 needs Java 17 or newer." >&2
+  echo "       Install it (Debian/Ubuntu: sudo apt-get install openjdk-17-jdk-headless)" >&2
+  echo "       and make sure 'java' is on PATH or JAVA_HOME points at it." >&2
+  exit 2
+fi
+java_major="$("$java_bin" -version 2>&1 | sed -n 's/.*version "\([0-9]*\)\(\.\([0-9]*\)\)\{0,1\}.*/\1 \3/p' | head -1)"
+set -- $java_major
+major="${1:-0}"; [ "$major" = "1" ] && major="${2:-0}"
+if [ "$major" -lt 17 ]; then
+  echo "error: Java $major was found ($java_bin), but Spark 4 needs Java 17 or newer." >&2
+  echo "       Install it (Debian/Ubuntu: sudo apt-get install openjdk-17-jdk-headless) and set JAVA_HOME." >&2
+  exit 2
+fi
+
+PYTHON="${PYTHON:-python3}"
+if ! "$PYTHON" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)'; then
+  echo "error: Python 3.11 or newer is needed (found: $("$PYTHON" --version 2>&1))." >&2
+  exit 2
+fi
+
+if [ ! -x "$ROOT/.venv/bin/python" ]; then
+  "$PYTHON" -m venv "$ROOT/.venv"
+fi
+stamp="$ROOT/.venv/.installed-$(cat "$ROOT"/requirements*.txt | sha256sum | cut -c1-16)-$(basename "$REQUIREMENTS")"
+if [ ! -f "$stamp" ]; then
+  "$ROOT/.venv/bin/pip" install --quiet --disable-pip-version-check -r "$REQUIREMENTS"
+  touch "$stamp"
+fi

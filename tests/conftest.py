@@ -1,0 +1,78 @@
+"""One root SparkSession per test run (through one GatewayService); a new session per test."""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from gateway import GatewayService, ResultType, load_config  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def data_dir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("workbench-data")
+
+
+@pytest.fixture(scope="session")
+def config(data_dir):
+    cfg = load_config(ROOT / "workbench.toml", environ={}).with_overrides(
+        data_dir=str(data_dir),
+        spark__master="local[2]",
+        spark__conf={"spark.sql.shuffle.partitions": "2", "spark.driver.memory": "2g"},
+        session__idle_timeout_s=0,
+        result__buffer_max_rows=20_000,
+        result__buffer_max_bytes=8 * 1024 * 1024,
+    )
+    # The Streamlit app reads its configuration from the environment; point it at the same data.
+    os.environ["WORKBENCH_DATA_DIR"] = str(data_dir)
+    os.environ["WORKBENCH_SPARK_MASTER"] = "local[2]"
+    return cfg
+
+
+@pytest.fixture(scope="session")
+def gateway(config):
+    service = GatewayService(config)
+    yield service
+    service.shutdown()
+
+
+@pytest.fixture
+def session(gateway):
+    handle = gateway.open_session(name="test")
+    yield handle
+    try:
+        gateway.close_session(handle)
+    except Exception:
+        pass
+
+
+def run_all(gateway, session, statement, max_rows=None, timeout_s=60, **kwargs):
+    """Execute and fetch every page; returns (columns, rows, last ResultSet)."""
+    op = gateway.execute_statement(session, statement, **kwargs)
+    token, rows, deadline = 0, [], time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        page = gateway.fetch_results(session, op, token, max_rows)
+        if page.result_type == ResultType.NOT_READY:
+            continue
+        rows.extend(page.rows)
+        if page.result_type in (ResultType.EOS, ResultType.ERROR):
+            gateway.close_operation(session, op)
+            return page.columns, rows, page
+        token = page.next_token
+    raise AssertionError(f"no end of result within {timeout_s} s")
+
+
+def wait_for(predicate, timeout_s=10.0, interval=0.02):
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    return predicate()

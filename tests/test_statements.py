@@ -1,0 +1,50 @@
+import pytest
+
+from gateway.errors import InvalidStatementError
+from gateway.statements import StatementKind, classify, split_script
+
+
+def test_split_respects_strings_and_comments():
+    script = "-- a comment; still\nSELECT 'a;b' AS x;\n/* c; */ SET spark.sql.ansi.enabled = true;;\nSELECT 2"
+    statements = split_script(script)
+    assert [s.text for s in statements] == ["SELECT 'a;b' AS x", "SET spark.sql.ansi.enabled = true", "SELECT 2"]
+    assert [s.line for s in statements] == [2, 3, 4]
+    assert [s.index for s in statements] == [0, 1, 2]
+
+
+@pytest.mark.parametrize("text,kind", [
+    ("select 1", StatementKind.QUERY), ("WITH a AS (SELECT 1) SELECT * FROM a", StatementKind.QUERY),
+    ("(select 1)", StatementKind.QUERY), ("SHOW TABLES", StatementKind.SHOW),
+    ("desc t", StatementKind.DESCRIBE), ("SET x = 1", StatementKind.SET), ("RESET", StatementKind.RESET),
+    ("USE db", StatementKind.USE), ("USE MODULES core, geo", StatementKind.USE_MODULES),
+    ("CREATE TABLE t (a INT)", StatementKind.CREATE), ("REPLACE TABLE t AS SELECT 1", StatementKind.CREATE),
+    ("DROP VIEW v", StatementKind.DROP), ("ALTER TABLE t ADD COLUMN c INT", StatementKind.ALTER),
+    ("ADD JAR '/x.jar'", StatementKind.ADD_JAR), ("REMOVE JAR '/x.jar'", StatementKind.REMOVE_JAR),
+    ("LOAD MODULE geo", StatementKind.LOAD_MODULE), ("UNLOAD MODULE geo", StatementKind.UNLOAD_MODULE),
+    ("INSERT INTO t VALUES (1)", StatementKind.INSERT), ("CACHE TABLE t", StatementKind.OTHER),
+])
+def test_classify(text, kind):
+    assert classify(text) is kind
+
+
+# -- negative cases ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", ["", "   \n ", ";;", "-- only a comment"])
+def test_empty_text_is_a_clear_error(text):
+    with pytest.raises(InvalidStatementError, match="empty|only comments"):
+        split_script(text)
+
+
+def test_too_long_text_names_the_limit():
+    with pytest.raises(InvalidStatementError, match=r"1,048,576 characters.*statement.max_chars"):
+        split_script("SELECT " + "x" * (1024 * 1024 - 7), max_chars=512 * 1024)
+
+
+def test_unterminated_string_in_a_script_is_reported():
+    with pytest.raises(InvalidStatementError, match="unterminated"):
+        split_script("SELECT 1; SELECT 'abc")
+
+
+def test_unterminated_string_alone_goes_to_spark_whole():
+    [statement] = split_script("SELECT 'abc")
+    assert statement.text == "SELECT 'abc"

@@ -1,0 +1,1 @@
+"""Shared UI code; the only package besides pages/ that imports streamlit."""

@@ -1,0 +1,56 @@
+"""Run a statement through the gateway and gather its pages for display (bounded)."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Optional
+
+import pandas as pd
+
+from gateway import GatewayError, ResultType
+
+DISPLAY_LIMIT = 10_000
+
+
+@dataclass
+class DisplayResult:
+    frame: pd.DataFrame
+    error: Optional[dict]
+    truncated: bool
+    elapsed_s: float
+
+
+def run_and_collect(gateway, handle, sql: str, limit: int = DISPLAY_LIMIT, timeout_s: float = 600) -> DisplayResult:
+    started = time.monotonic()
+    try:
+        op = gateway.execute_statement(handle, sql)
+    except GatewayError as exc:
+        return DisplayResult(pd.DataFrame(), exc.to_json(), False, time.monotonic() - started)
+    token, rows, columns, truncated, error = 0, [], [], False, None
+    deadline = started + timeout_s
+    try:
+        while time.monotonic() < deadline:
+            page = gateway.fetch_results(handle, op, token)
+            columns = page.columns or columns
+            if page.result_type == ResultType.NOT_READY:
+                continue
+            if page.result_type == ResultType.ERROR:
+                error = page.exception
+                break
+            rows.extend(page.rows)
+            if page.next_token is None:
+                break
+            if len(rows) >= limit:
+                truncated = True
+                rows = rows[:limit]
+                break
+            token = page.next_token
+    except GatewayError as exc:
+        error = exc.to_json()
+    finally:
+        try:
+            gateway.close_operation(handle, op)
+        except GatewayError:
+            pass
+    frame = pd.DataFrame(rows, columns=[c.name for c in columns]) if columns else pd.DataFrame()
+    return DisplayResult(frame, error, truncated, time.monotonic() - started)
