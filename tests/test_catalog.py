@@ -12,7 +12,7 @@ def catalog_session(gateway, session):
         "day STRING) USING parquet PARTITIONED BY (day) COMMENT 'all orders' TBLPROPERTIES ('owner'='sales')",
         "CREATE OR REPLACE VIEW cat_db.big_orders AS SELECT * FROM cat_db.orders WHERE amount > 100",
         "CREATE OR REPLACE TEMPORARY VIEW tmp_orders AS SELECT 1 AS id",
-        "CREATE OR REPLACE TEMPORARY FUNCTION my_pi AS 'org.apache.hadoop.hive.ql.udf.UDFPI'",
+        "CREATE TEMPORARY FUNCTION my_pi AS 'org.apache.hadoop.hive.ql.udf.UDFPI'",
     ]:
         gateway.configure_session(session, statement)
     gateway.configure_session(session, "USE cat_db")
