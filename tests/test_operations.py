@@ -119,12 +119,14 @@ def test_timeout_stops_the_job(gateway, session):
 
 
 def test_large_result_stays_within_the_buffer_bound_and_close_stops_it(gateway, session, config):
-    op = gateway.execute_statement(session, "SELECT id, id * 2 AS twice FROM range(0, 50000000, 1, 2)")
+    # 200 partitions of 250,000 rows: the driver holds one partition at a time (see README).
+    op = gateway.execute_statement(session, "SELECT id, id * 2 AS twice FROM range(0, 50000000, 1, 200)")
     fetcher = gateway.operation_fetcher(session, op)
     token = 0
     for _ in range(3):
         page = gateway.fetch_results(session, op, token, max_rows=5000)
-        while page.result_type == ResultType.NOT_READY:
+        deadline = time.monotonic() + 60
+        while page.result_type == ResultType.NOT_READY and time.monotonic() < deadline:
             page = gateway.fetch_results(session, op, token, max_rows=5000)
         assert page.result_type == ResultType.PAYLOAD and len(page.rows) == 5000
         token = page.next_token
