@@ -9,7 +9,7 @@ def catalog_session(gateway, session):
     for statement in [
         "CREATE DATABASE IF NOT EXISTS cat_db",
         "CREATE TABLE IF NOT EXISTS cat_db.orders (id BIGINT COMMENT 'order id', amount DECIMAL(10,2), "
-        "day STRING) USING parquet PARTITIONED BY (day) COMMENT 'all orders' TBLPROPERTIES ('owner'='sales')",
+        "day STRING) USING parquet PARTITIONED BY (day) COMMENT 'all orders' TBLPROPERTIES ('team'='sales')",
         "CREATE OR REPLACE VIEW cat_db.big_orders AS SELECT * FROM cat_db.orders WHERE amount > 100",
         "CREATE OR REPLACE TEMPORARY VIEW tmp_orders AS SELECT 1 AS id",
         "CREATE TEMPORARY FUNCTION my_pi AS 'org.apache.hadoop.hive.ql.udf.UDFPI'",
@@ -43,7 +43,7 @@ def test_get_table_detail(gateway, catalog_session):
     assert detail.columns[0].comment == "order id"
     assert detail.columns[1].type == {"type": "DECIMAL", "nullable": True, "precision": 10, "scale": 2}
     assert detail.partition_columns == ["day"]
-    assert detail.properties.get("owner") == "sales"
+    assert detail.properties.get("team") == "sales"
     assert detail.provider == "parquet" and detail.comment == "all orders"
     assert detail.location.endswith("cat_db.db/orders")
     run = gateway.execute_statement(catalog_session, "ANALYZE TABLE orders COMPUTE STATISTICS")
@@ -70,7 +70,7 @@ def test_functions_builtin_and_user(gateway, catalog_session):
 def test_completion_offers_tables_columns_and_functions(gateway, catalog_session):
     assert "orders" in gateway.complete_statement(catalog_session, "SELECT * FROM ord", 17)
     text = "SELECT o. FROM orders o"
-    assert gateway.complete_statement(catalog_session, text, 9) == ["amount", "day", "id"]
+    assert sorted(gateway.complete_statement(catalog_session, text, 9)) == ["amount", "day", "id"]
     assert "upper" in gateway.complete_statement(catalog_session, "SELECT upp", 10)
     assert "SELECT" in gateway.complete_statement(catalog_session, "sel", 3)
 
