@@ -82,7 +82,7 @@ class StatementRunner:
                 if df is None or table is not None:
                     batches = table.to_batches() if table is not None else []
                 else:
-                    stream = _open_stream(spark, df, session.timezone)
+                    stream = _open_stream(df, session.timezone)
                     batches = stream
                 _restore_config(spark, restore)
                 restore = {}
@@ -119,7 +119,7 @@ class StatementRunner:
         table = local_result(df, timezone)
         if table is not None:
             return table.num_rows
-        stream = _open_stream(df.sparkSession, df, timezone)
+        stream = _open_stream(df, timezone)
         try:
             return sum(batch.num_rows for batch in stream)
         finally:
@@ -146,18 +146,18 @@ class StatementRunner:
             log.warning("operation %s failed while streaming: %s", operation.handle, error["root_cause"])
 
 
-def _open_stream(spark, df, timezone: str) -> ArrowBatchStream:
+def _open_stream(df, timezone: str) -> ArrowBatchStream:
     """Open the partition stream with adaptive execution off for its planning.
 
     With AQE on, ``toArrowBatchRdd`` runs the shuffle stages eagerly on the calling thread,
     and after ``cancelJobGroup`` that thread waited forever (measured on Spark 4.3.0); with
     AQE off the stages run inside the per-partition jobs, which cancel cleanly.
     """
-    restore = _apply_config(spark, {"spark.sql.adaptive.enabled": "false"})
+    restore = _apply_config(df.sparkSession, {"spark.sql.adaptive.enabled": "false"})
     try:
         return ArrowBatchStream(df, timezone)
     finally:
-        _restore_config(spark, restore)
+        _restore_config(df.sparkSession, restore)
 
 
 def _apply_config(spark, config: dict) -> dict:

@@ -5,7 +5,7 @@ import functools
 import logging
 import platform
 import time
-from typing import Optional
+from typing import Iterator, Optional
 
 from . import __version__
 from .api import GatewayServiceContract
@@ -17,7 +17,7 @@ from .errors import (GatewayError, InvalidRequestError, InvalidStatementError, O
 from .executor import StatementRunner
 from .handles import OperationHandle, SessionHandle
 from .models import (Column, FunctionDetail, FunctionInfo, FunctionKind, OperationInfo, OperationStatus,
-                     OperationType, ResultSet, TableDetail, TableInfo, TableKind)
+                     OperationType, ResultSet, ResultType, TableDetail, TableInfo, TableKind)
 from .operation import Operation, OperationManager
 from .results import ResultFetcher
 from .serialization import error_json
@@ -211,6 +211,23 @@ class GatewayService(GatewayServiceContract):
     def fetch_results(self, session: SessionHandle, operation: OperationHandle, token: int,
                       max_rows: Optional[int] = None) -> ResultSet:
         return self._operation(session, operation).fetcher.fetch(token, max_rows)
+
+    def iter_results(self, session: SessionHandle, operation: OperationHandle, max_rows: Optional[int] = None,
+                     timeout_s: float = 600.0) -> Iterator[ResultSet]:
+        """Every page with rows or an end, in token order; NOT_READY answers are retried.
+
+        Ends after an EOS or ERROR page; raises OperationStateError if no end comes in ``timeout_s``.
+        """
+        token, deadline = 0, time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            page = self.fetch_results(session, operation, token, max_rows)
+            if page.result_type is ResultType.NOT_READY:
+                continue
+            yield page
+            if page.next_token is None:
+                return
+            token = page.next_token
+        raise OperationStateError(f"operation {operation} reached no end of result within {timeout_s:g} s")
 
     @_wrapped
     def complete_statement(self, session: SessionHandle, statement: str, position: int) -> list[str]:

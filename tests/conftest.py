@@ -11,7 +11,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gateway import GatewayService, ResultType, load_config  # noqa: E402
+from gateway import GatewayService, load_config  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -55,17 +55,13 @@ def session(gateway):
 def run_all(gateway, session, statement, max_rows=None, timeout_s=60, **kwargs):
     """Execute and fetch every page; returns (columns, rows, last ResultSet)."""
     op = gateway.execute_statement(session, statement, **kwargs)
-    token, rows, deadline = 0, [], time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        page = gateway.fetch_results(session, op, token, max_rows)
-        if page.result_type == ResultType.NOT_READY:
-            continue
-        rows.extend(page.rows)
-        if page.result_type in (ResultType.EOS, ResultType.ERROR):
-            gateway.close_operation(session, op)
-            return page.columns, rows, page
-        token = page.next_token
-    raise AssertionError(f"no end of result within {timeout_s} s")
+    rows = []
+    try:
+        for page in gateway.iter_results(session, op, max_rows, timeout_s):
+            rows.extend(page.rows)
+    finally:
+        gateway.close_operation(session, op)
+    return page.columns, rows, page
 
 
 def wait_for(predicate, timeout_s=10.0, interval=0.02):

@@ -26,25 +26,18 @@ def run_and_collect(gateway, handle, sql: str, limit: int = DISPLAY_LIMIT, timeo
         op = gateway.execute_statement(handle, sql)
     except GatewayError as exc:
         return DisplayResult(pd.DataFrame(), exc.to_json(), False, time.monotonic() - started)
-    token, rows, columns, truncated, error = 0, [], [], False, None
-    deadline = started + timeout_s
+    rows, columns, truncated, error = [], [], False, None
     try:
-        while time.monotonic() < deadline:
-            page = gateway.fetch_results(handle, op, token)
+        for page in gateway.iter_results(handle, op, timeout_s=timeout_s):
             columns = page.columns or columns
-            if page.result_type == ResultType.NOT_READY:
-                continue
             if page.result_type == ResultType.ERROR:
                 error = page.exception
                 break
             rows.extend(page.rows)
-            if page.next_token is None:
-                break
-            if len(rows) >= limit:
+            if page.next_token is not None and len(rows) >= limit:
                 truncated = True
                 rows = rows[:limit]
                 break
-            token = page.next_token
     except GatewayError as exc:
         error = exc.to_json()
     finally:
