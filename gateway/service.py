@@ -5,7 +5,7 @@ import functools
 import logging
 import platform
 import time
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional
 
 from . import __version__
 from .api import GatewayServiceContract
@@ -55,6 +55,10 @@ class GatewayService(GatewayServiceContract):
         self.sessions = SessionManager(
             self.root, self.config["session.max_sessions"], self.config["session.idle_timeout_s"],
             self.config["session.check_interval_s"], self._on_session_closed)
+        # Features (modules, resources, atomic writes, plans) hang per-session state on each new
+        # Session here and register the statements they handle with ``self.runner.register``.
+        self.session_openers: list[Callable[[Session], None]] = []
+        self.session_closers: list[Callable[[Session], None]] = []
         self._stopped = False
 
     @classmethod
@@ -83,6 +87,8 @@ class GatewayService(GatewayServiceContract):
         try:
             for key, value in (config or {}).items():
                 session.spark.conf.set(str(key), str(value))
+            for opener in self.session_openers:
+                opener(session)
         except Exception as exc:
             self.sessions.close(session.handle)
             error = error_json(exc)
@@ -284,6 +290,18 @@ class GatewayService(GatewayServiceContract):
         return self._catalog(session).get_function(name)
 
     # ------------------------------------------------------------------------------------------
+    # Modules (FLIP-68)
+    # ------------------------------------------------------------------------------------------
+
+    # ------------------------------------------------------------------------------------------
+    # Jars and function resources (FLIP-214)
+    # ------------------------------------------------------------------------------------------
+
+    # ------------------------------------------------------------------------------------------
+    # Compiled plans (FLIP-190)
+    # ------------------------------------------------------------------------------------------
+
+    # ------------------------------------------------------------------------------------------
     # Utilities
     # ------------------------------------------------------------------------------------------
 
@@ -305,6 +323,11 @@ class GatewayService(GatewayServiceContract):
     # ------------------------------------------------------------------------------------------
 
     def _on_session_closed(self, session: Session) -> None:
+        for closer in self.session_closers:
+            try:
+                closer(session)
+            except Exception:  # one feature's cleanup must not keep the session's operations alive
+                log.exception("closing session %s: cleanup failed", session.handle)
         for operation in self.operations.of_session(session.handle):
             try:
                 self.operations.stop(operation, OperationStatus.CLOSED, "its session was closed")

@@ -35,6 +35,14 @@ class StatementKind(enum.Enum):
     LOAD_MODULE = "LOAD_MODULE"
     UNLOAD_MODULE = "UNLOAD_MODULE"
     USE_MODULES = "USE_MODULES"
+    SHOW_MODULES = "SHOW_MODULES"          # SHOW [FULL] MODULES (FLIP-68)
+    SHOW_JARS = "SHOW_JARS"                # SHOW JARS, LIST JAR[S] (FLIP-214, per session)
+    CREATE_FUNCTION = "CREATE_FUNCTION"    # CREATE [OR REPLACE] [TEMPORARY [SYSTEM]] FUNCTION …
+    CREATE_TABLE_AS = "CREATE_TABLE_AS"    # [CREATE [OR REPLACE]|REPLACE] TABLE … AS SELECT (FLIP-305)
+    INSERT_OVERWRITE = "INSERT_OVERWRITE"  # INSERT OVERWRITE [TABLE] t … (FLIP-305)
+    COMPILE_PLAN = "COMPILE_PLAN"          # COMPILE PLAN 'f' [IF NOT EXISTS] FOR … (FLIP-190)
+    EXECUTE_PLAN = "EXECUTE_PLAN"          # EXECUTE PLAN 'f', COMPILE AND EXECUTE PLAN 'f' FOR …
+    EXPLAIN_PLAN = "EXPLAIN_PLAN"          # EXPLAIN PLAN 'f'
     OTHER = "OTHER"
 
 
@@ -42,7 +50,7 @@ class StatementKind(enum.Enum):
 CONFIGURE_KINDS = frozenset({
     StatementKind.SET, StatementKind.RESET, StatementKind.CREATE, StatementKind.DROP, StatementKind.USE,
     StatementKind.ALTER, StatementKind.LOAD_MODULE, StatementKind.UNLOAD_MODULE, StatementKind.USE_MODULES,
-    StatementKind.ADD_JAR, StatementKind.REMOVE_JAR,
+    StatementKind.ADD_JAR, StatementKind.REMOVE_JAR, StatementKind.CREATE_FUNCTION,
 })
 
 _FIRST_WORD = {
@@ -72,7 +80,8 @@ class Statement:
     @property
     def returns_rows(self) -> bool:
         return self.kind in (StatementKind.QUERY, StatementKind.SHOW, StatementKind.DESCRIBE,
-                             StatementKind.EXPLAIN)
+                             StatementKind.EXPLAIN, StatementKind.SHOW_MODULES, StatementKind.SHOW_JARS,
+                             StatementKind.EXPLAIN_PLAN)
 
 
 def classify(text: str) -> StatementKind:
@@ -81,6 +90,25 @@ def classify(text: str) -> StatementKind:
     if not words:
         return StatementKind.OTHER
     first, second = words[0], words[1] if len(words) > 1 else ""
+    third = words[2] if len(words) > 2 else ""
+    if first == "SHOW" and (second == "MODULES" or (second == "FULL" and third == "MODULES")):
+        return StatementKind.SHOW_MODULES
+    if (first == "SHOW" and second == "JARS") or (first == "LIST" and second in ("JAR", "JARS")):
+        return StatementKind.SHOW_JARS
+    if first == "COMPILE" and second == "PLAN":
+        return StatementKind.COMPILE_PLAN
+    if (first == "EXECUTE" and second == "PLAN") or words[:4] == ["COMPILE", "AND", "EXECUTE", "PLAN"]:
+        return StatementKind.EXECUTE_PLAN
+    if first == "EXPLAIN" and second == "PLAN":
+        return StatementKind.EXPLAIN_PLAN
+    if first == "INSERT" and second == "OVERWRITE":
+        return StatementKind.INSERT_OVERWRITE
+    if first in ("CREATE", "REPLACE"):
+        head = [w for w in words[1:7] if w not in ("OR", "REPLACE", "TEMPORARY", "SYSTEM", "GLOBAL", "TEMP")]
+        if head and head[0] == "FUNCTION":
+            return StatementKind.CREATE_FUNCTION
+        if head and head[0] == "TABLE" and _has_top_level_as_query(text):
+            return StatementKind.CREATE_TABLE_AS
     if first == "ADD" and second in ("JAR", "JARS"):
         return StatementKind.ADD_JAR
     if first == "REMOVE" and second in ("JAR", "JARS"):
@@ -94,6 +122,26 @@ def classify(text: str) -> StatementKind:
     if first == "USE":
         return StatementKind.USE
     return _FIRST_WORD.get(first, StatementKind.OTHER)
+
+
+_QUERY_STARTS = {TokenType.SELECT, TokenType.WITH, TokenType.FROM, TokenType.VALUES, TokenType.L_PAREN}
+
+
+def _has_top_level_as_query(text: str) -> bool:
+    """True when ``AS`` followed by a query stands outside any parentheses (CTAS, RTAS)."""
+    try:
+        tokens = _SPARK.tokenize(text)
+    except TokenError:
+        return False
+    depth = 0
+    for current, following in zip(tokens, tokens[1:]):
+        if current.token_type == TokenType.L_PAREN:
+            depth += 1
+        elif current.token_type == TokenType.R_PAREN:
+            depth -= 1
+        elif depth == 0 and current.token_type == TokenType.ALIAS and following.token_type in _QUERY_STARTS:
+            return True
+    return False
 
 
 def split_script(script: str, max_chars: int | None = None) -> list[Statement]:

@@ -17,7 +17,7 @@ def test_split_respects_strings_and_comments():
     ("(select 1)", StatementKind.QUERY), ("SHOW TABLES", StatementKind.SHOW),
     ("desc t", StatementKind.DESCRIBE), ("SET x = 1", StatementKind.SET), ("RESET", StatementKind.RESET),
     ("USE db", StatementKind.USE), ("USE MODULES core, geo", StatementKind.USE_MODULES),
-    ("CREATE TABLE t (a INT)", StatementKind.CREATE), ("REPLACE TABLE t AS SELECT 1", StatementKind.CREATE),
+    ("CREATE TABLE t (a INT)", StatementKind.CREATE), ("REPLACE TABLE t AS SELECT 1", StatementKind.CREATE_TABLE_AS),
     ("DROP VIEW v", StatementKind.DROP), ("ALTER TABLE t ADD COLUMN c INT", StatementKind.ALTER),
     ("ADD JAR '/x.jar'", StatementKind.ADD_JAR), ("REMOVE JAR '/x.jar'", StatementKind.REMOVE_JAR),
     ("LOAD MODULE geo", StatementKind.LOAD_MODULE), ("UNLOAD MODULE geo", StatementKind.UNLOAD_MODULE),
@@ -48,3 +48,24 @@ def test_unterminated_string_in_a_script_is_reported():
 def test_unterminated_string_alone_goes_to_spark_whole():
     [statement] = split_script("SELECT 'abc")
     assert statement.text == "SELECT 'abc"
+
+
+@pytest.mark.parametrize("text,kind", [
+    ("SHOW MODULES", StatementKind.SHOW_MODULES), ("show full modules", StatementKind.SHOW_MODULES),
+    ("SHOW JARS", StatementKind.SHOW_JARS), ("LIST JARS", StatementKind.SHOW_JARS),
+    ("CREATE TEMPORARY FUNCTION f AS 'a.B' USING JAR 'x.jar'", StatementKind.CREATE_FUNCTION),
+    ("CREATE OR REPLACE TEMPORARY SYSTEM FUNCTION f AS 'a.B'", StatementKind.CREATE_FUNCTION),
+    ("CREATE TABLE t USING parquet AS SELECT 1", StatementKind.CREATE_TABLE_AS),
+    ("CREATE TABLE t STORED AS ORC AS SELECT 1", StatementKind.CREATE_TABLE_AS),
+    ("CREATE OR REPLACE TABLE t AS (SELECT 1)", StatementKind.CREATE_TABLE_AS),
+    ("CREATE TABLE t (a INT COMMENT 'as select') STORED AS PARQUET", StatementKind.CREATE),
+    ("CREATE VIEW v AS SELECT 1", StatementKind.CREATE),
+    ("INSERT OVERWRITE TABLE t SELECT 1", StatementKind.INSERT_OVERWRITE),
+    ("INSERT INTO t SELECT 1", StatementKind.INSERT),
+    ("COMPILE PLAN 'p.json' FOR SELECT 1", StatementKind.COMPILE_PLAN),
+    ("COMPILE AND EXECUTE PLAN 'p.json' FOR SELECT 1", StatementKind.EXECUTE_PLAN),
+    ("EXECUTE PLAN 'p.json'", StatementKind.EXECUTE_PLAN), ("EXPLAIN PLAN 'p.json'", StatementKind.EXPLAIN_PLAN),
+    ("EXPLAIN SELECT 1", StatementKind.EXPLAIN),
+])
+def test_classify_gateway_statements(text, kind):
+    assert classify(text) is kind
