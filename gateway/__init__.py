@@ -9,6 +9,7 @@ from .handles import OperationHandle, SessionHandle  # noqa: E402
 from .models import (Column, FunctionDetail, FunctionInfo, FunctionKind, OperationInfo,  # noqa: E402
                      OperationStatus, OperationType, ResultSet, ResultType, TableDetail, TableInfo,
                      TableKind)
+from .modules import FunctionOrigin, ModuleInfo, ModuleTypeInfo  # noqa: E402
 from .service import GatewayService  # noqa: E402
 
 __all__ = [
@@ -19,4 +20,5 @@ __all__ = [
     "GatewayError", "ConfigurationError", "JavaNotFoundError", "SessionNotFoundError",
     "OperationNotFoundError", "SessionLimitError", "InvalidStatementError", "InvalidTokenError",
     "InvalidRequestError", "ObjectNotFoundError", "OperationStateError", "SqlExecutionError",
+    "ModuleInfo", "ModuleTypeInfo", "FunctionOrigin",
 ]

@@ -112,6 +112,22 @@ class GatewayServiceContract(abc.ABC):
     # Modules (FLIP-68)
     # ------------------------------------------------------------------------------------------
 
+    @abc.abstractmethod
+    def list_modules(self, session: SessionHandle, full: bool = False) -> list:
+        """Used modules in resolution order (``full``: then the unused ones) as ModuleInfo."""
+
+    @abc.abstractmethod
+    def load_module(self, session: SessionHandle, name: str, properties: Optional[dict] = None):
+        """LOAD MODULE: create a module (type = ``properties['type']``, else the name) and append it."""
+
+    @abc.abstractmethod
+    def unload_module(self, session: SessionHandle, name: str) -> None:
+        """UNLOAD MODULE: the others keep their relative order."""
+
+    @abc.abstractmethod
+    def use_modules(self, session: SessionHandle, names: list[str]) -> None:
+        """USE MODULES: exactly these loaded modules, in this order; the rest stay loaded, unused."""
+
     # ------------------------------------------------------------------------------------------
     # Jars and function resources (FLIP-214)
     # ------------------------------------------------------------------------------------------

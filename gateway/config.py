@@ -52,6 +52,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("result.page_rows", 1000, "Rows in a fetched page when the client gives no max_rows."),
     Setting("result.fetch_wait_ms", 200, "How long a fetch waits for the first rows before NOT_READY."),
     Setting("statement.max_chars", 512 * 1024, "Longest statement text accepted."),
+    Setting("modules.load", ["core"],
+            "Modules every new session loads, in resolution order: names, or tables with name, type and "
+            "properties (in the environment a JSON array). Without core, built-ins lose every name clash."),
 )
 _BY_KEY = {s.key: s for s in SETTINGS}
 
@@ -101,6 +104,11 @@ def _coerce(setting: Setting, value: Any) -> Any:
                     raise ValueError(value)
                 return value.lower() in ("true", "1", "yes")
             return bool(value)
+        if isinstance(default, list):
+            parsed = json.loads(value) if isinstance(value, str) else value
+            if not isinstance(parsed, list):
+                raise ValueError(value)
+            return list(parsed)
         if isinstance(default, dict):
             parsed = json.loads(value) if isinstance(value, str) else value
             if not isinstance(parsed, dict):

@@ -178,6 +178,8 @@ class FunctionInfo:
     name: str
     kind: FunctionKind
     is_temporary: bool
+    module: Optional[str] = None   # the module this function comes from (FLIP-68); None: not from a module
+    winner: Optional[str] = None   # the module that answers this name unqualified in the session
 
     @property
     def identifier(self) -> str:
@@ -194,6 +196,10 @@ class FunctionDetail:
     extended_description: Optional[str]
     catalog: Optional[str] = None
     database: Optional[str] = None
+    module: Optional[str] = None            # the module that answers this name (FLIP-68)
+    module_version: Optional[str] = None
+    implementation: Optional[str] = None    # builtin, python:…, jar:…@sha256:…, sql:sha256:…
+    providers: list[str] = field(default_factory=list)  # used modules with this name; the first wins
 
     def to_json(self) -> dict:
         data = asdict(self)

@@ -16,6 +16,8 @@ from .errors import (GatewayError, InvalidRequestError, InvalidStatementError, O
                      SqlExecutionError)
 from .executor import StatementRunner
 from .handles import OperationHandle, SessionHandle
+from .modules import FunctionOrigin, ModuleInfo, ModuleTypeInfo, install_modules
+from .modules.catalog import annotate_function, annotate_functions
 from .models import (Column, FunctionDetail, FunctionInfo, FunctionKind, OperationInfo, OperationStatus,
                      OperationType, ResultSet, ResultType, TableDetail, TableInfo, TableKind)
 from .operation import Operation, OperationManager
@@ -59,6 +61,7 @@ class GatewayService(GatewayServiceContract):
         # Session here and register the statements they handle with ``self.runner.register``.
         self.session_openers: list[Callable[[Session], None]] = []
         self.session_closers: list[Callable[[Session], None]] = []
+        install_modules(self)
         self._stopped = False
 
     @classmethod
@@ -279,7 +282,8 @@ class GatewayService(GatewayServiceContract):
                 kind = FunctionKind(kind.value if isinstance(kind, FunctionKind) else str(kind).upper())
             except ValueError:
                 raise InvalidRequestError(f"function kind {kind!r} is not one of BUILTIN, USER") from None
-        return self._catalog(session).list_functions(catalog, database, kind)
+        infos = self._catalog(session).list_functions(catalog, database, kind)
+        return annotate_functions(self.sessions.get(session).modules, infos)
 
     @_wrapped
     def get_table(self, session: SessionHandle, name: str) -> TableDetail:
@@ -287,11 +291,56 @@ class GatewayService(GatewayServiceContract):
 
     @_wrapped
     def get_function(self, session: SessionHandle, name: str) -> FunctionDetail:
-        return self._catalog(session).get_function(name)
+        return annotate_function(self.sessions.get(session).modules, self._catalog(session).get_function(name), name)
 
     # ------------------------------------------------------------------------------------------
     # Modules (FLIP-68)
     # ------------------------------------------------------------------------------------------
+
+    def _locked_session(self, session: SessionHandle, busy_wait_s: float = 60.0):
+        """The session with its statement lock held, so that no statement interleaves with a module change."""
+        owner = self.sessions.get(session)
+        if not owner.run_lock.acquire(timeout=busy_wait_s):
+            raise OperationStateError(f"session {owner.handle} is still running a statement after "
+                                      f"{busy_wait_s:g} s; try again when it is done, or cancel it")
+        return owner
+
+    @_wrapped
+    def list_modules(self, session: SessionHandle, full: bool = False) -> list[ModuleInfo]:
+        return self.sessions.get(session).modules.list_modules(full)
+
+    @_wrapped
+    def load_module(self, session: SessionHandle, name: str, properties: Optional[dict] = None) -> ModuleInfo:
+        owner = self._locked_session(session)
+        try:
+            module = owner.modules.load(name, properties)
+            return next(i for i in owner.modules.list_modules(True) if i.name == module.name)
+        finally:
+            owner.run_lock.release()
+
+    @_wrapped
+    def unload_module(self, session: SessionHandle, name: str) -> None:
+        owner = self._locked_session(session)
+        try:
+            owner.modules.unload(name)
+        finally:
+            owner.run_lock.release()
+
+    @_wrapped
+    def use_modules(self, session: SessionHandle, names: list[str]) -> None:
+        owner = self._locked_session(session)
+        try:
+            owner.modules.use(names)
+        finally:
+            owner.run_lock.release()
+
+    def list_module_types(self) -> list[ModuleTypeInfo]:
+        """Module types LOAD MODULE knows (shipped and from entry points), with their properties."""
+        return self.module_registry.infos()
+
+    @_wrapped
+    def function_origin(self, session: SessionHandle, name: str) -> Optional[FunctionOrigin]:
+        return self.sessions.get(session).modules.function_origin(name)
 
     # ------------------------------------------------------------------------------------------
     # Jars and function resources (FLIP-214)

@@ -5,6 +5,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -89,6 +90,9 @@ def get_or_create_root(config: WorkbenchConfig):
             builder = builder.enableHiveSupport()
         # Keep Spark's scratch files under the data directory, not the current directory.
         os.environ.setdefault("SPARK_LOCAL_DIRS", str(config.data_dir / "tmp"))
+        if config["spark.master"].startswith("local"):
+            # Python UDF workers must run this interpreter (with pandas and pyarrow), not `python3`.
+            os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
         root = builder.getOrCreate()
         root.sparkContext.setLogLevel(config["spark.log_level"])
         return root
