@@ -31,6 +31,7 @@ if [ ! -x "$ROOT/.venv/bin/python" ]; then
 fi
 stamp="$ROOT/.venv/.installed-$(cat "$ROOT"/requirements*.txt | sha256sum | cut -c1-16)-$(basename "$REQUIREMENTS")"
 if [ ! -f "$stamp" ]; then
-  "$ROOT/.venv/bin/pip" install --quiet --disable-pip-version-check -r "$REQUIREMENTS"
+  # From the project root: requirements-dev.txt installs the test plugin by its relative path.
+  (cd "$ROOT" && "$ROOT/.venv/bin/pip" install --quiet --disable-pip-version-check -r "$REQUIREMENTS")
   touch "$stamp"
 fi
