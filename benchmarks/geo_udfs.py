@@ -1,0 +1,83 @@
+"""What a vectorized module function costs: the geo module's haversine_km (a pandas/Arrow UDF)
+against the same formula as a row-at-a-time Python UDF and as a plain Spark SQL expression.
+
+Also the cost of the module statements themselves (LOAD MODULE geo, USE MODULES, UNLOAD).
+
+Run from the project root:
+
+    .venv/bin/python benchmarks/geo_udfs.py [--rows N] [--data-dir DIR]
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from gateway import GatewayService, load_config  # noqa: E402
+
+SQL_HAVERSINE = ("2 * 6371.0088 * asin(sqrt(pow(sin(radians(lat2 - lat1) / 2), 2) + cos(radians(lat1)) * "
+                 "cos(radians(lat2)) * pow(sin(radians(lon2 - lon1) / 2), 2)))")
+
+
+def row_haversine(lat1, lon1, lat2, lon2):
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    h = math.sin((p2 - p1) / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(math.radians(lon2 - lon1) / 2) ** 2
+    return 2 * 6371.0088 * math.asin(math.sqrt(h))
+
+
+def timed(spark, sql: str, repeat: int = 3) -> float:
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        spark.sql(sql).collect()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--data-dir", default=None)
+    args = parser.parse_args()
+    data_dir = args.data_dir or tempfile.mkdtemp(prefix="wb-geo-bench-")
+    config = load_config(None, environ={}).with_overrides(data_dir=data_dir, session__idle_timeout_s=0)
+    gateway = GatewayService(config)
+    try:
+        handle = gateway.open_session(name="bench")
+        statements = {}
+        for statement in ("LOAD MODULE geo", "USE MODULES geo, core", "USE MODULES core, geo", "UNLOAD MODULE geo",
+                          "LOAD MODULE geo"):
+            started = time.perf_counter()
+            gateway.configure_session(handle, statement)
+            statements[statement] = time.perf_counter() - started
+        spark = gateway.sessions.get(handle).spark
+        spark.udf.register("row_haversine", row_haversine, "double")
+        source = (f"(SELECT rand(1) * 180 - 90 AS lat1, rand(2) * 360 - 180 AS lon1, rand(3) * 180 - 90 AS lat2, "
+                  f"rand(4) * 360 - 180 AS lon2 FROM range({args.rows}))")
+        paths = {
+            "geo haversine_km (pandas UDF)": f"SELECT sum(haversine_km(lat1, lon1, lat2, lon2)) FROM {source}",
+            "row-at-a-time Python UDF": f"SELECT sum(row_haversine(lat1, lon1, lat2, lon2)) FROM {source}",
+            "Spark SQL expression": f"SELECT sum({SQL_HAVERSINE}) FROM {source}",
+        }
+        for sql in paths.values():  # warm-up: Python workers, code generation
+            spark.sql(sql.replace(f"range({args.rows})", "range(1000)")).collect()
+        print(f"{args.rows:,} rows, master {gateway.get_gateway_info()['master']}")
+        print(f"{'path':34} {'median s':>9} {'rows/s':>12}")
+        for label, sql in paths.items():
+            seconds = timed(spark, sql)
+            print(f"{label:34} {seconds:9.2f} {args.rows / seconds:12,.0f}")
+        print()
+        for statement, seconds in statements.items():
+            print(f"{statement:34} {seconds * 1000:9.1f} ms")
+    finally:
+        gateway.shutdown()
+
+
+if __name__ == "__main__":
+    main()
