@@ -73,6 +73,7 @@ def test_a_module_before_core_shadows_a_builtin_and_after_it_does_not(gateway, c
     assert rows(gateway, clash, "SELECT upper('a')") == [["A"]]  # two stands after core
     gateway.configure_session(clash, "USE MODULES two, core, one")
     assert rows(gateway, clash, "SELECT upper('a'), system.builtin.upper('a'), pick(1)") == [["two:a", "A", "two"]]
+    assert rows(gateway, clash, "SELECT current_path()")[0][0].startswith("system.session,system.builtin")
     modules = gateway.sessions.get(clash).modules
     assert modules.function_origin("upper").module == "two"
     assert modules.function_origin("system.builtin.upper").module == "core"
@@ -81,6 +82,9 @@ def test_a_module_before_core_shadows_a_builtin_and_after_it_does_not(gateway, c
     gateway.configure_session(clash, "USE MODULES core, two, one")
     assert rows(gateway, clash, "SELECT upper('a'), pick(1)") == [["A", "two"]]
     assert gateway.get_function(clash, "upper").module == "core"
+    # nothing shadows a built-in any more: Spark's default path and setting are back
+    assert rows(gateway, clash, "SELECT current_path()")[0][0].startswith("system.builtin,system.session")
+    assert rows(gateway, clash, "SET spark.sql.path.enabled") == [["spark.sql.path.enabled", "false"]]
 
 
 def test_unload_brings_back_the_next_and_reorder_keeps_the_rest(gateway, clash):
@@ -135,8 +139,8 @@ def test_python_module_clashes_with_sql_module_and_shadows_builtin(gateway, clas
 # -- the geo module ---------------------------------------------------------------------------
 
 def test_geo_distances_bearings_and_bboxes(gateway, session):
-    gateway.configure_session(session, "LOAD MODULE geo")
     (row,) = rows(gateway, session, """
+        LOAD MODULE geo;
         SELECT haversine_km(48.8566, 2.3522, 51.5074, -0.1278),
                haversine_km(40.7128, -74.0060, 34.0522, -118.2437),
                haversine_km(0, 0, 0, 0),
