@@ -241,6 +241,11 @@ def test_service_calls_and_function_browser(gateway, session, tmp_path):
     assert (mine.module, mine.winner) == ("lw", "lw")
     assert not any(f.name == "haversine_km" for f in functions)  # geo is unused
     assert gateway.function_origin(session, "haversine_km") is None
+    assert gateway.function_origin(session, "system.builtin.lower").implementation == "builtin"
+    gateway.use_modules(session, "core, geo")  # a comma-separated text works too
+    detail = gateway.get_function(session, "haversine_km")
+    assert (detail.module, detail.module_version, detail.providers) == ("geo", "1.0.0", ["geo"])
+    assert detail.implementation == "python:gateway.modules.geo.haversine_km"
     gateway.unload_module(session, "lw")
     assert gateway.get_function(session, "lower").module == "core"
     assert gateway.function_origin(session, "no_such_function_anywhere") is None
@@ -304,6 +309,8 @@ def test_bad_files_and_service_arguments(gateway, session, tmp_path):
         gateway.unload_module(session, "nope")
     with pytest.raises(InvalidRequestError, match="at least one"):
         gateway.use_modules(session, [])
+    with pytest.raises(InvalidRequestError, match="mapping"):
+        gateway.load_module(session, "geo", ["type", "geo"])
     # Spark itself refuses a function body: the whole load is undone
     broken = sql_module(tmp_path, "broken", "CREATE FUNCTION ok1() RETURNS INT RETURN 1;"
                                             "CREATE FUNCTION zz_broken() RETURNS INT RETURN no_such_column;")

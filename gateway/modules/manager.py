@@ -116,6 +116,9 @@ class ModuleManager:
         if not isinstance(name, str) or not _NAME.match(name):
             raise InvalidRequestError(f"the module name {name!r} is not valid: use letters, digits, _ or -, "
                                       f"starting with a letter")
+        if properties is not None and not isinstance(properties, dict):
+            raise InvalidRequestError(f"module properties must be a mapping of name to value, "
+                                      f"got {type(properties).__name__}")
         key = name.lower()
         props = {str(k).lower(): str(v) for k, v in (properties or {}).items()}
         type_name = props.pop("type", key)
@@ -139,7 +142,9 @@ class ModuleManager:
 
     def use(self, names: list[str]) -> None:
         """Use exactly these loaded modules, in this order; the rest stay loaded, unused (USE MODULES)."""
-        if isinstance(names, str) or not names:
+        if isinstance(names, str):
+            names = [n.strip() for n in names.split(",") if n.strip()]
+        if not names:
             raise InvalidRequestError("USE MODULES needs at least one module name, e.g. USE MODULES geo, core")
         keys = [str(n).lower() for n in names]
         duplicates = sorted({k for k in keys if keys.count(k) > 1})
