@@ -17,7 +17,7 @@ from .errors import (GatewayError, InvalidRequestError, InvalidStatementError, O
 from .executor import StatementRunner
 from .handles import OperationHandle, SessionHandle
 from .modules import FunctionOrigin, ModuleInfo, ModuleTypeInfo, install_modules
-from .modules.catalog import annotate_function, annotate_functions
+from .modules.annotate import annotate_function, annotate_functions
 from .models import (Column, FunctionDetail, FunctionInfo, FunctionKind, OperationInfo, OperationStatus,
                      OperationType, ResultSet, ResultType, TableDetail, TableInfo, TableKind)
 from .operation import Operation, OperationManager
