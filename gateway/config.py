@@ -52,6 +52,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("result.page_rows", 1000, "Rows in a fetched page when the client gives no max_rows."),
     Setting("result.fetch_wait_ms", 200, "How long a fetch waits for the first rows before NOT_READY."),
     Setting("statement.max_chars", 512 * 1024, "Longest statement text accepted."),
+    Setting("jars.upload_max_bytes", 100 * 1024 * 1024, "Largest jar (or .py/.zip/.whl) an upload may be."),
+    Setting("jars.download_max_bytes", 200 * 1024 * 1024,
+            "Largest jar fetched from an http(s)://, hdfs:// or s3a:// URI."),
+    Setting("jars.download_timeout_s", 60.0, "Socket timeout for downloading a jar from an http(s):// URI."),
 )
 _BY_KEY = {s.key: s for s in SETTINGS}
 

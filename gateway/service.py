@@ -16,9 +16,11 @@ from .errors import (GatewayError, InvalidRequestError, InvalidStatementError, O
                      SqlExecutionError)
 from .executor import StatementRunner
 from .handles import OperationHandle, SessionHandle
-from .models import (Column, FunctionDetail, FunctionInfo, FunctionKind, OperationInfo, OperationStatus,
-                     OperationType, ResultSet, ResultType, TableDetail, TableInfo, TableKind)
+from .jars import UdfClass
+from .models import (Column, FunctionDetail, FunctionInfo, FunctionKind, JarInfo, OperationInfo,
+                     OperationStatus, OperationType, ResultSet, ResultType, TableDetail, TableInfo, TableKind)
 from .operation import Operation, OperationManager
+from .resources import ResourceManager, install_resources
 from .results import ResultFetcher
 from .serialization import error_json
 from .session import Session, SessionManager
@@ -59,6 +61,7 @@ class GatewayService(GatewayServiceContract):
         # Session here and register the statements they handle with ``self.runner.register``.
         self.session_openers: list[Callable[[Session], None]] = []
         self.session_closers: list[Callable[[Session], None]] = []
+        self.resource_feature = install_resources(self)
         self._stopped = False
 
     @classmethod
@@ -287,7 +290,11 @@ class GatewayService(GatewayServiceContract):
 
     @_wrapped
     def get_function(self, session: SessionHandle, name: str) -> FunctionDetail:
-        return self._catalog(session).get_function(name)
+        detail = self._catalog(session).get_function(name)
+        resources = self.sessions.get(session).resources
+        if resources is not None:
+            detail.resources, detail.language = resources.function_resources(detail)
+        return detail
 
     # ------------------------------------------------------------------------------------------
     # Modules (FLIP-68)
@@ -296,6 +303,38 @@ class GatewayService(GatewayServiceContract):
     # ------------------------------------------------------------------------------------------
     # Jars and function resources (FLIP-214)
     # ------------------------------------------------------------------------------------------
+
+    def _resources(self, session: SessionHandle) -> ResourceManager:
+        owner = self.sessions.get(session)
+        if owner.resources is None:
+            raise InvalidRequestError(f"session {owner.handle} has no resource manager")
+        return owner.resources
+
+    def _locked(self, session: SessionHandle, call):
+        """Run a jar call between the session's statements, never in the middle of one."""
+        owner = self.sessions.get(session)
+        with owner.run_lock:
+            return call(self._resources(session))
+
+    @_wrapped
+    def list_jars(self, session: SessionHandle) -> list[JarInfo]:
+        return self._resources(session).list_jars()
+
+    @_wrapped
+    def add_jar(self, session: SessionHandle, uri: str) -> JarInfo:
+        return self._locked(session, lambda r: r.add_jar(uri))
+
+    @_wrapped
+    def remove_jar(self, session: SessionHandle, uri: str) -> list[str]:
+        return self._locked(session, lambda r: r.remove_jar(uri))
+
+    @_wrapped
+    def upload_jar(self, session: SessionHandle, filename: str, data: bytes) -> JarInfo:
+        return self._locked(session, lambda r: r.upload_jar(filename, data))
+
+    @_wrapped
+    def list_udf_classes(self, session: SessionHandle, jar: str) -> list[UdfClass]:
+        return self._resources(session).udf_classes(jar)
 
     # ------------------------------------------------------------------------------------------
     # Compiled plans (FLIP-190)
