@@ -247,10 +247,18 @@ class ResourceManager:
         existing = self._existing_temp_functions() if temp else set()
         functions = [n for n in temp if n in existing]
         for qualified, record in self.registry.all().items():
-            if any(r.get("sha256") == sha for r in record.get("resources", [])) and qualified not in self._blocked:
+            if any(r.get("sha256") == sha for r in record.get("resources", [])) and qualified not in self._blocked \
+                    and self._persistent_exists(qualified):
                 functions.append(qualified)
         return JarInfo(entry.uris[0], str(entry.stored.path), sha, entry.stored.size_bytes, entry.added_at,
                        sorted(functions), entry.uris[1:])
+
+    def _persistent_exists(self, qualified: str) -> bool:
+        """False once the function was dropped (DROP FUNCTION does not pass through the gateway)."""
+        try:
+            return bool(self.spark.catalog.functionExists(qualified))
+        except Exception:  # noqa: BLE001 - an unreachable catalog: keep the gateway's record
+            return True
 
     def _existing_temp_functions(self) -> set[str]:
         rows = self.spark.sql("SHOW USER FUNCTIONS").collect()

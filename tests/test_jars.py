@@ -62,19 +62,25 @@ def _reverse(package):
 
 @pytest.fixture(scope="module")
 def jars(tmp_path_factory):
-    """Real jars: Hive UDFs (one through an abstract base), a GenericUDF, and jars for USING, http, persistence."""
+    """Real jars: Hive UDFs (one through an abstract base), a GenericUDF, and jars for USING, http,
+    persistence. One javac run compiles them all; each package is packed into its own jar."""
     out = tmp_path_factory.mktemp("udf-jars")
-    return {
-        "basic": build_jar(out, "basic-udfs", {
-            "jt.basic.BaseUdf": ABSTRACT_BASE, "jt.basic.Shout": SHOUT_THROUGH_BASE, "jt.basic.Helper": HELPER,
-            "jt.basic.Twice": GENERIC_UDF.format(package="jt.basic", name="Twice")}),
-        "using": build_jar(out, "using-udfs", {"jt.using.Reverse": _reverse("jt.using")}),
-        "remote": build_jar(out, "remote-udfs", {"jt.remote.Reverse": _reverse("jt.remote")}),
-        "persist": build_jar(out, "persist-udfs", {
-            "jt.persist.Twice": GENERIC_UDF.format(package="jt.persist", name="Twice")}),
-        "shared": build_jar(out, "shared-udfs", {"jt.shared.Reverse": _reverse("jt.shared")}),
-        "page": build_jar(out, "page-udfs", {"jt.page.Reverse": _reverse("jt.page")}),
-    }
+    sources = {"jt.basic.BaseUdf": ABSTRACT_BASE, "jt.basic.Shout": SHOUT_THROUGH_BASE, "jt.basic.Helper": HELPER,
+               "jt.basic.Twice": GENERIC_UDF.format(package="jt.basic", name="Twice"),
+               "jt.persist.Twice": GENERIC_UDF.format(package="jt.persist", name="Twice")}
+    for package in ("using", "remote", "shared", "page"):
+        sources[f"jt.{package}.Reverse"] = _reverse(f"jt.{package}")
+    everything = build_jar(out / "all", "all-udfs", sources)
+    return {package: _jar_of_package(everything, package, out / f"{package}-udfs.jar")
+            for package in ("basic", "using", "remote", "persist", "shared", "page")}
+
+
+def _jar_of_package(source: Path, package: str, target: Path) -> Path:
+    with zipfile.ZipFile(source) as full, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as jar:
+        for entry in full.infolist():
+            if entry.filename.startswith(("META-INF/", f"jt/{package}/")):
+                jar.writestr(entry.filename, full.read(entry))
+    return target
 
 
 def query(gateway, session, sql):
@@ -201,9 +207,10 @@ def test_persistent_function_works_in_a_new_process(tmp_path, jars):
             gateway.configure_session(session, "CREATE FUNCTION default.twice_np AS 'jt.persist.Twice' "
                                                "USING JAR '{jars['persist'].as_uri()}'")
         op = gateway.execute_statement(session, "SELECT twice_np('ab')")
-        page = list(gateway.iter_results(session, op))[-1]
+        pages = list(gateway.iter_results(session, op))
         detail = gateway.get_function(session, "default.twice_np")
-        print(json.dumps({{"rows": page.rows, "error": page.exception and page.exception["root_cause"],
+        error = pages[-1].exception and pages[-1].exception["root_cause"]
+        print(json.dumps({{"rows": [row for page in pages for row in page.rows], "error": error,
                           "resources": detail.resources, "jars": [j.uri for j in gateway.list_jars(session)]}}))
         gateway.shutdown()
     """)
