@@ -135,6 +135,21 @@ def use_jar_class_loader(spark) -> None:
         pass
 
 
+def metastore_function_resources(spark, database: Optional[str], name: str) -> list[dict]:
+    """The resource list Spark stored for a persistent function (JVM adapter; [] without a JVM)."""
+    if not database:
+        return []
+    try:
+        function = spark._jsparkSession.sharedState().externalCatalog().getFunction(database, name)
+        resources, found = function.resources().iterator(), []
+        while resources.hasNext() and len(found) < 1000:
+            resource = resources.next()
+            found.append({"type": str(resource.resourceType().resourceType()).upper(), "uri": str(resource.uri())})
+        return found
+    except Exception:  # noqa: BLE001 - no JVM, or the metastore does not know it
+        return []
+
+
 def _manager(session) -> "ResourceManager":
     if session.resources is None:
         raise ResourceError("this session has no resource manager; open a new session")
@@ -397,8 +412,8 @@ class ResourceManager:
             return resources, function.language
         qualified = f"{detail.catalog or 'spark_catalog'}.{detail.database}.{detail.name}"
         record = self.registry.get(qualified)
-        if record is None:
-            return [], None
+        if record is None:  # created outside the gateway: what the metastore holds
+            return metastore_function_resources(self.spark, detail.database, detail.name), None
         return list(record.get("resources", [])), record.get("language")
 
     # -- the statement guard ----------------------------------------------------------------
@@ -406,15 +421,16 @@ class ResourceManager:
     def check_statement(self, text: str) -> None:
         """Refuse calls of functions whose jar this session removed; add the jars of the persistent
         functions a statement calls (as if ADD JAR had been issued, FLIP-214)."""
-        calls = function_calls(text)
-        if not calls:
-            return
         with self._lock:
             blocked = dict(self._blocked)
             temp = set(self._temp)
         persistent = self.registry.all()
         simple_persistent = {k.rsplit(".", 1)[-1] for k in persistent} | {
             k.rsplit(".", 1)[-1] for k, b in blocked.items() if not b.temporary}
+        lowered = text.lower()
+        if not any(name in lowered for name in simple_persistent | set(blocked)):
+            return  # nothing this statement could call: no need to tokenize it
+        calls = function_calls(text)
         for parts in calls:
             simple = parts[-1].lower()
             if len(parts) == 1 and simple in blocked and blocked[simple].temporary and simple not in temp:

@@ -145,6 +145,8 @@ def test_using_jar_then_remove_jar_stops_the_function_in_that_session_only(gatew
             gateway.configure_session(
                 handle, f"CREATE TEMPORARY FUNCTION rev_u AS 'jt.using.Reverse' USING JAR '{uri}'")
         assert query(gateway, session, "SELECT rev_u('abc')") == [["cba"]]
+        gateway.configure_session(session, "CREATE TEMPORARY FUNCTION IF NOT EXISTS rev_u AS 'jt.nope.Never'")
+        gateway.configure_session(session, "CREATE OR REPLACE TEMPORARY SYSTEM FUNCTION rev_u AS 'jt.using.Reverse'")
         assert gateway.get_function(session, "rev_u").resources[0]["uri"] == uri
         assert [j.functions for j in gateway.list_jars(session)] == [["rev_u"]]
 
@@ -188,6 +190,10 @@ def test_persistent_function_keeps_its_resources_and_follows_remove_jar(gateway,
         assert query(gateway, session, "SELECT jar_db.twice_p('q')") == [["qq"]]  # unaffected
         gateway.add_jar(reader, uri)
         assert query(gateway, reader, "SELECT twice_p('z')") == [["zz"]]
+        # A function created with Spark directly (not through the gateway): the metastore's resources.
+        gateway.sessions.get(reader).spark.sql(
+            f"CREATE FUNCTION IF NOT EXISTS jar_db.twice_raw AS 'jt.persist.Twice' USING JAR '{uri}'")
+        assert gateway.get_function(reader, "jar_db.twice_raw").resources == [{"type": "JAR", "uri": uri}]
     finally:
         gateway.close_session(reader)
 
