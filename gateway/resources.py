@@ -124,7 +124,7 @@ def install_resources(service) -> ResourceFeature:
 def use_jar_class_loader(spark) -> None:
     """Let this worker's JVM thread load classes from the jars ADD JAR put on the class path.
 
-    The one JVM adapter of this module: Spark sets the context class loader only on the thread
+    A JVM adapter: Spark sets the context class loader only on the thread
     that ran ADD JAR, while statements run on pool threads. Without a JVM (Spark Connect) it
     does nothing, and Spark's own class loading applies.
     """
@@ -369,6 +369,9 @@ class ResourceManager:
                           [{"type": "JAR", "uri": j.uri, "path": str(j.path), "sha256": j.sha256} for j in stored])
         with self._lock:
             self._blocked.pop(qualified, None)
+            block = self._blocked.get(name.lower())
+            if block is not None and block.temporary:  # the name now means this function
+                del self._blocked[name.lower()]
         return None
 
     def _create_python(self, parsed: CreateFunction):

@@ -18,7 +18,7 @@ import pytest
 
 from gateway import InvalidRequestError, InvalidStatementError, ResourceError, SqlExecutionError
 from gateway.functions import create_function_statement, parse_create_function
-from gateway.jars import JarStore, UdfClass, read_class_header
+from gateway.jars import JarStore, UdfClass, read_class_header, udf_classes
 from gateway.resources import function_calls
 from tests.conftest import ROOT, run_all
 from tests.jarbuild import build_jar, hive_udf_source, javac_available
@@ -53,6 +53,42 @@ public class Shout extends BaseUdf {
 }
 """
 HELPER = "package jt.basic;\npublic class Helper { public static int one() { return 1; } }\n"
+LEGACY_UDAF = "package jt.basic;\npublic class Legacy extends org.apache.hadoop.hive.ql.exec.UDAF {}\n"
+SPARK_UDAF = """package jt.basic;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.expressions.MutableAggregationBuffer;
+import org.apache.spark.sql.expressions.UserDefinedAggregateFunction;
+import org.apache.spark.sql.types.*;
+public class CountAll extends UserDefinedAggregateFunction {
+  public StructType inputSchema() { return new StructType().add("x", DataTypes.StringType); }
+  public StructType bufferSchema() { return new StructType().add("n", DataTypes.LongType); }
+  public DataType dataType() { return DataTypes.LongType; }
+  public boolean deterministic() { return true; }
+  public void initialize(MutableAggregationBuffer b) { b.update(0, 0L); }
+  public void update(MutableAggregationBuffer b, Row r) { b.update(0, b.getLong(0) + 1L); }
+  public void merge(MutableAggregationBuffer b, Row r) { b.update(0, b.getLong(0) + r.getLong(0)); }
+  public Object evaluate(Row r) { return r.getLong(0); }
+}
+"""
+GENERIC_UDTF = """package jt.basic;
+import java.util.Arrays;
+import org.apache.hadoop.hive.ql.exec.UDFArgumentException;
+import org.apache.hadoop.hive.ql.metadata.HiveException;
+import org.apache.hadoop.hive.ql.udf.generic.GenericUDTF;
+import org.apache.hadoop.hive.serde2.objectinspector.*;
+import org.apache.hadoop.hive.serde2.objectinspector.primitive.PrimitiveObjectInspectorFactory;
+public class SplitWords extends GenericUDTF {
+  public StructObjectInspector initialize(StructObjectInspector args) throws UDFArgumentException {
+    return ObjectInspectorFactory.getStandardStructObjectInspector(Arrays.asList("word"),
+        Arrays.<ObjectInspector>asList(PrimitiveObjectInspectorFactory.javaStringObjectInspector));
+  }
+  public void process(Object[] args) throws HiveException {
+    if (args[0] == null) return;
+    for (String word : args[0].toString().split(" ")) forward(new Object[] {word});
+  }
+  public void close() {}
+}
+"""
 
 
 def _reverse(package):
@@ -67,6 +103,7 @@ def jars(tmp_path_factory):
     out = tmp_path_factory.mktemp("udf-jars")
     sources = {"jt.basic.BaseUdf": ABSTRACT_BASE, "jt.basic.Shout": SHOUT_THROUGH_BASE, "jt.basic.Helper": HELPER,
                "jt.basic.Twice": GENERIC_UDF.format(package="jt.basic", name="Twice"),
+               "jt.basic.Legacy": LEGACY_UDAF, "jt.basic.CountAll": SPARK_UDAF, "jt.basic.SplitWords": GENERIC_UDTF,
                "jt.persist.Twice": GENERIC_UDF.format(package="jt.persist", name="Twice")}
     for package in ("using", "remote", "shared", "page"):
         sources[f"jt.{package}.Reverse"] = _reverse(f"jt.{package}")
@@ -111,8 +148,14 @@ def test_add_jar_then_temporary_functions_from_a_hive_udf_and_a_generic_udf(gate
     assert query(gateway, session, "LIST JARS") == rows
 
     classes = gateway.list_udf_classes(session, str(jars["basic"]))
-    assert classes == [UdfClass("jt.basic.Shout", "Hive UDF"), UdfClass("jt.basic.Twice", "GenericUDF")]
-    assert [c.suggested_name for c in classes] == ["shout", "twice"]
+    assert classes == [UdfClass("jt.basic.CountAll", "Spark UDAF"), UdfClass("jt.basic.Legacy", "UDAF"),
+                       UdfClass("jt.basic.Shout", "Hive UDF"), UdfClass("jt.basic.SplitWords", "GenericUDTF"),
+                       UdfClass("jt.basic.Twice", "GenericUDF")]  # not the abstract BaseUdf, not Helper
+    assert [c.suggested_name for c in classes] == ["count_all", "legacy", "shout", "split_words", "twice"]
+    gateway.configure_session(session, "CREATE TEMPORARY FUNCTION count_all AS 'jt.basic.CountAll'")
+    gateway.configure_session(session, "CREATE TEMPORARY FUNCTION split_words AS 'jt.basic.SplitWords'")
+    assert query(gateway, session, "SELECT count_all(x) FROM VALUES ('a'), ('b'), ('c') AS t(x)") == [[3]]
+    assert query(gateway, session, "SELECT split_words('to be or')") == [["to"], ["be"], ["or"]]
     detail = gateway.get_function(session, "shout")
     assert detail.is_temporary and detail.resources[0]["uri"] == str(jars["basic"])
 
@@ -345,6 +388,18 @@ def test_python_function_from_an_uploaded_module(gateway, session):
 
 
 # -- parsing and negative cases ------------------------------------------------------------------
+
+def test_udf_kinds_found_in_hives_own_jar():
+    """The class-file reader against a real third-party jar: Hive's built-in functions."""
+    import pyspark
+    [hive_exec] = (Path(pyspark.__file__).parent / "jars").glob("hive-exec-*.jar")
+    kinds = {c.class_name: c.kind for c in udf_classes(hive_exec)}
+    assert kinds["org.apache.hadoop.hive.ql.udf.UDFPI"] == "Hive UDF"
+    assert kinds["org.apache.hadoop.hive.ql.udf.generic.GenericUDFUpper"] == "GenericUDF"
+    assert kinds["org.apache.hadoop.hive.ql.udf.generic.GenericUDTFExplode"] == "GenericUDTF"
+    assert kinds["org.apache.hadoop.hive.ql.udf.generic.GenericUDAFSum"] == "GenericUDAF resolver"
+    assert "org.apache.hadoop.hive.ql.udf.generic.GenericUDF" not in kinds  # abstract
+
 
 def test_parse_create_function_variants():
     parsed = parse_create_function(
