@@ -18,7 +18,7 @@ import pytest
 
 from gateway import InvalidRequestError, InvalidStatementError, ResourceError, SqlExecutionError
 from gateway.functions import create_function_statement, parse_create_function
-from gateway.jars import JarStore, UdfClass, read_class_header, udf_classes
+from gateway.jars import JarStore, UdfClass, hadoop_fetcher, read_class_header, udf_classes
 from gateway.resources import function_calls
 from tests.conftest import ROOT, run_all
 from tests.jarbuild import build_jar, hive_udf_source, javac_available
@@ -319,10 +319,14 @@ def test_download_limits_and_timeout(tmp_path, jars, http_server):
     assert store.stored_files() == []
 
 
-def test_hadoop_schemes_go_through_sparks_hadoop_configuration(gateway, session):
+def test_hadoop_schemes_go_through_sparks_hadoop_configuration(gateway, session, jars, tmp_path):
     with pytest.raises(ResourceError, match="Hadoop configuration failed.*nosuchfs"):
         gateway.add_jar(session, "nosuchfs://bucket/udfs.jar")
     assert gateway.list_jars(session) == []
+    # The same adapter copies through Hadoop's FileSystem API (its local file system stands in for HDFS).
+    copy = tmp_path / "copy.jar"
+    hadoop_fetcher(gateway.root)(jars["using"].as_uri(), copy)
+    assert copy.read_bytes() == jars["using"].read_bytes()
 
 
 # -- uploads -------------------------------------------------------------------------------------
