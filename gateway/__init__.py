@@ -4,9 +4,12 @@ __version__ = "0.1.0"
 from .config import WorkbenchConfig, load_config  # noqa: E402
 from .errors import (ConfigurationError, GatewayError, InvalidRequestError, InvalidStatementError,  # noqa: E402
                      InvalidTokenError, JavaNotFoundError, ObjectNotFoundError, OperationNotFoundError,
-                     OperationStateError, SessionLimitError, SessionNotFoundError, SqlExecutionError)
+                     OperationStateError, ResourceError, SessionLimitError, SessionNotFoundError,
+                     SqlExecutionError)
+from .functions import create_function_statement  # noqa: E402
 from .handles import OperationHandle, SessionHandle  # noqa: E402
-from .models import (Column, FunctionDetail, FunctionInfo, FunctionKind, OperationInfo,  # noqa: E402
+from .jars import UdfClass  # noqa: E402
+from .models import (Column, FunctionDetail, FunctionInfo, FunctionKind, JarInfo, OperationInfo,  # noqa: E402
                      OperationStatus, OperationType, ResultSet, ResultType, TableDetail, TableInfo,
                      TableKind)
 from .modules import FunctionOrigin, ModuleInfo, ModuleTypeInfo  # noqa: E402
@@ -21,4 +24,5 @@ __all__ = [
     "OperationNotFoundError", "SessionLimitError", "InvalidStatementError", "InvalidTokenError",
     "InvalidRequestError", "ObjectNotFoundError", "OperationStateError", "SqlExecutionError",
     "ModuleInfo", "ModuleTypeInfo", "FunctionOrigin",
+    "JarInfo", "UdfClass", "ResourceError", "create_function_statement",
 ]

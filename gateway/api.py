@@ -9,7 +9,8 @@ import abc
 from typing import Optional
 
 from .handles import OperationHandle, SessionHandle
-from .models import (Column, FunctionDetail, FunctionInfo, OperationInfo, ResultSet, TableDetail,
+from .jars import UdfClass
+from .models import (Column, FunctionDetail, FunctionInfo, JarInfo, OperationInfo, ResultSet, TableDetail,
                      TableInfo, TableKind)
 
 
@@ -131,6 +132,26 @@ class GatewayServiceContract(abc.ABC):
     # ------------------------------------------------------------------------------------------
     # Jars and function resources (FLIP-214)
     # ------------------------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def list_jars(self, session: SessionHandle) -> list[JarInfo]:
+        """This session's jars (not the JVM's), each with the functions that use it."""
+
+    @abc.abstractmethod
+    def add_jar(self, session: SessionHandle, uri: str) -> JarInfo:
+        """ADD JAR: a path, file://, http(s)://, hdfs:// or s3a:// URI, copied into the jar store."""
+
+    @abc.abstractmethod
+    def remove_jar(self, session: SessionHandle, uri: str) -> list[str]:
+        """REMOVE JAR for this session; returns the functions that stop resolving here."""
+
+    @abc.abstractmethod
+    def upload_jar(self, session: SessionHandle, filename: str, data: bytes) -> JarInfo:
+        """Validate, store by content hash and add an uploaded jar (or .py/.zip/.whl)."""
+
+    @abc.abstractmethod
+    def list_udf_classes(self, session: SessionHandle, jar: str) -> list[UdfClass]:
+        """Classes in one of the session's jars that CREATE FUNCTION can use."""
 
     # ------------------------------------------------------------------------------------------
     # Compiled plans (FLIP-190)

@@ -55,6 +55,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("modules.load", ["core"],
             "Modules every new session loads, in resolution order: names, or tables with name, type and "
             "properties (in the environment a JSON array). Without core, built-ins lose every name clash."),
+    Setting("jars.upload_max_bytes", 100 * 1024 * 1024, "Largest jar (or .py/.zip/.whl) an upload may be."),
+    Setting("jars.download_max_bytes", 200 * 1024 * 1024,
+            "Largest jar fetched from an http(s)://, hdfs:// or s3a:// URI."),
+    Setting("jars.download_timeout_s", 60.0, "Socket timeout for downloading a jar from an http(s):// URI."),
 )
 _BY_KEY = {s.key: s for s in SETTINGS}
 

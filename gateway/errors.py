@@ -82,3 +82,9 @@ class InvalidRequestError(GatewayError):
     """An argument of the call is malformed (an empty name, a bad kind, a bad position)."""
 
     http_status = 400
+
+
+class ResourceError(GatewayError):
+    """A jar or function resource cannot be fetched, is missing, or was removed from the session."""
+
+    http_status = 400

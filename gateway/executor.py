@@ -33,6 +33,8 @@ class StatementRunner:
     def __init__(self, max_chars: int) -> None:
         self.max_chars = max_chars
         self.handlers: dict[StatementKind, StatementHandler] = {}
+        # Checks run before every statement, in the worker; one may refuse it by raising (jars).
+        self.guards: list[Callable[[object, Statement], None]] = []
 
     def register(self, kind: StatementKind, handler: StatementHandler) -> None:
         """Let the gateway handle a kind of statement itself (modules, jars, CTAS, plans)."""
@@ -42,6 +44,8 @@ class StatementRunner:
         return split_script(text, self.max_chars)
 
     def dataframe(self, session, statement: Statement):
+        for guard in self.guards:
+            guard(session, statement)
         handler = self.handlers.get(statement.kind)
         if handler is not None:
             return handler(session, statement)

@@ -200,11 +200,35 @@ class FunctionDetail:
     module_version: Optional[str] = None
     implementation: Optional[str] = None    # builtin, python:…, jar:…@sha256:…, sql:sha256:…
     providers: list[str] = field(default_factory=list)  # used modules with this name; the first wins
+    # FLIP-214: the resources the function needs, e.g. [{"type": "JAR", "uri": "hdfs:///u.jar",
+    # "path": "<data_dir>/jars/store/<sha256>/u.jar"}]; empty for built-ins and resource-less ones.
+    resources: list[dict] = field(default_factory=list)
+    language: Optional[str] = None
 
     def to_json(self) -> dict:
         data = asdict(self)
         data["kind"] = self.kind.value
         return data
+
+
+@dataclass
+class JarInfo:
+    """A jar (or Python resource) this session has added, and the functions that use it."""
+
+    uri: str                  # as the session gave it (path, URI, or upload:<file name>)
+    path: str                 # the local content-addressed copy Spark loads
+    sha256: str
+    size_bytes: int
+    added_at: float
+    functions: list[str] = field(default_factory=list)
+    other_uris: list[str] = field(default_factory=list)   # the same content added under other URIs
+
+    @property
+    def name(self) -> str:
+        return self.path.rsplit("/", 1)[-1]
+
+    def to_json(self) -> dict:
+        return asdict(self)
 
 
 def enum_json(value: Any) -> Any:

@@ -1,6 +1,7 @@
 """GatewayService: a thin facade. Find the session, delegate, wrap unexpected errors."""
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import platform
@@ -18,9 +19,11 @@ from .executor import StatementRunner
 from .handles import OperationHandle, SessionHandle
 from .modules import FunctionOrigin, ModuleInfo, ModuleTypeInfo, install_modules
 from .modules.annotate import annotate_function, annotate_functions
-from .models import (Column, FunctionDetail, FunctionInfo, FunctionKind, OperationInfo, OperationStatus,
-                     OperationType, ResultSet, ResultType, TableDetail, TableInfo, TableKind)
+from .jars import UdfClass
+from .models import (Column, FunctionDetail, FunctionInfo, FunctionKind, JarInfo, OperationInfo,
+                     OperationStatus, OperationType, ResultSet, ResultType, TableDetail, TableInfo, TableKind)
 from .operation import Operation, OperationManager
+from .resources import ResourceManager, install_resources
 from .results import ResultFetcher
 from .serialization import error_json
 from .session import Session, SessionManager
@@ -62,6 +65,7 @@ class GatewayService(GatewayServiceContract):
         self.session_openers: list[Callable[[Session], None]] = []
         self.session_closers: list[Callable[[Session], None]] = []
         install_modules(self)
+        self.resource_feature = install_resources(self)
         self._stopped = False
 
     @classmethod
@@ -114,6 +118,18 @@ class GatewayService(GatewayServiceContract):
 
     def session_name(self, session: SessionHandle) -> str:
         return self.sessions.get(session).name
+
+    @contextlib.contextmanager
+    def _between_statements(self, session: SessionHandle, busy_wait_s: float = 60.0) -> Iterator[Session]:
+        """The session with its statement lock held: a module or jar change never lands mid-statement."""
+        owner = self.sessions.get(session)
+        if not owner.run_lock.acquire(timeout=busy_wait_s):
+            raise OperationStateError(f"session {owner.handle} is still running a statement after "
+                                      f"{busy_wait_s:g} s; try again when it is done, or cancel it")
+        try:
+            yield owner
+        finally:
+            owner.run_lock.release()
 
     @_wrapped
     def configure_session(self, session: SessionHandle, statement: str, timeout_ms: Optional[int] = None) -> None:
@@ -291,19 +307,15 @@ class GatewayService(GatewayServiceContract):
 
     @_wrapped
     def get_function(self, session: SessionHandle, name: str) -> FunctionDetail:
-        return annotate_function(self.sessions.get(session).modules, self._catalog(session).get_function(name), name)
+        owner = self.sessions.get(session)
+        detail = annotate_function(owner.modules, self._catalog(session).get_function(name), name)
+        if owner.resources is not None:
+            detail.resources, detail.language = owner.resources.function_resources(detail)
+        return detail
 
     # ------------------------------------------------------------------------------------------
     # Modules (FLIP-68)
     # ------------------------------------------------------------------------------------------
-
-    def _locked_session(self, session: SessionHandle, busy_wait_s: float = 60.0):
-        """The session with its statement lock held, so that no statement interleaves with a module change."""
-        owner = self.sessions.get(session)
-        if not owner.run_lock.acquire(timeout=busy_wait_s):
-            raise OperationStateError(f"session {owner.handle} is still running a statement after "
-                                      f"{busy_wait_s:g} s; try again when it is done, or cancel it")
-        return owner
 
     @_wrapped
     def list_modules(self, session: SessionHandle, full: bool = False) -> list[ModuleInfo]:
@@ -311,28 +323,19 @@ class GatewayService(GatewayServiceContract):
 
     @_wrapped
     def load_module(self, session: SessionHandle, name: str, properties: Optional[dict] = None) -> ModuleInfo:
-        owner = self._locked_session(session)
-        try:
+        with self._between_statements(session) as owner:
             module = owner.modules.load(name, properties)
             return next(i for i in owner.modules.list_modules(True) if i.name == module.name)
-        finally:
-            owner.run_lock.release()
 
     @_wrapped
     def unload_module(self, session: SessionHandle, name: str) -> None:
-        owner = self._locked_session(session)
-        try:
+        with self._between_statements(session) as owner:
             owner.modules.unload(name)
-        finally:
-            owner.run_lock.release()
 
     @_wrapped
     def use_modules(self, session: SessionHandle, names: list[str]) -> None:
-        owner = self._locked_session(session)
-        try:
+        with self._between_statements(session) as owner:
             owner.modules.use(names)
-        finally:
-            owner.run_lock.release()
 
     def list_module_types(self) -> list[ModuleTypeInfo]:
         """Module types LOAD MODULE knows (shipped and from entry points), with their properties."""
@@ -345,6 +348,37 @@ class GatewayService(GatewayServiceContract):
     # ------------------------------------------------------------------------------------------
     # Jars and function resources (FLIP-214)
     # ------------------------------------------------------------------------------------------
+
+    def _resources(self, session: SessionHandle) -> ResourceManager:
+        owner = self.sessions.get(session)
+        if owner.resources is None:
+            raise InvalidRequestError(f"session {owner.handle} has no resource manager")
+        return owner.resources
+
+    def _locked(self, session: SessionHandle, call):
+        """Run a jar call between the session's statements, never in the middle of one."""
+        with self._between_statements(session):
+            return call(self._resources(session))
+
+    @_wrapped
+    def list_jars(self, session: SessionHandle) -> list[JarInfo]:
+        return self._resources(session).list_jars()
+
+    @_wrapped
+    def add_jar(self, session: SessionHandle, uri: str) -> JarInfo:
+        return self._locked(session, lambda r: r.add_jar(uri))
+
+    @_wrapped
+    def remove_jar(self, session: SessionHandle, uri: str) -> list[str]:
+        return self._locked(session, lambda r: r.remove_jar(uri))
+
+    @_wrapped
+    def upload_jar(self, session: SessionHandle, filename: str, data: bytes) -> JarInfo:
+        return self._locked(session, lambda r: r.upload_jar(filename, data))
+
+    @_wrapped
+    def list_udf_classes(self, session: SessionHandle, jar: str) -> list[UdfClass]:
+        return self._resources(session).udf_classes(jar)
 
     # ------------------------------------------------------------------------------------------
     # Compiled plans (FLIP-190)
