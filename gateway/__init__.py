@@ -10,6 +10,8 @@ from .models import (Column, FunctionDetail, FunctionInfo, FunctionKind, Operati
                      OperationStatus, OperationType, ResultSet, ResultType, TableDetail, TableInfo,
                      TableKind)
 from .service import GatewayService  # noqa: E402
+from .plans import (Difference, PlanExistsError, PlanFormatError, PlanMismatchError,  # noqa: E402
+                    PlanPathError, function_versions)
 
 __all__ = [
     "GatewayService", "WorkbenchConfig", "load_config",
@@ -19,4 +21,6 @@ __all__ = [
     "GatewayError", "ConfigurationError", "JavaNotFoundError", "SessionNotFoundError",
     "OperationNotFoundError", "SessionLimitError", "InvalidStatementError", "InvalidTokenError",
     "InvalidRequestError", "ObjectNotFoundError", "OperationStateError", "SqlExecutionError",
+    "Difference", "PlanExistsError", "PlanFormatError", "PlanMismatchError", "PlanPathError",
+    "function_versions",
 ]

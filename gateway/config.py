@@ -52,6 +52,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("result.page_rows", 1000, "Rows in a fetched page when the client gives no max_rows."),
     Setting("result.fetch_wait_ms", 200, "How long a fetch waits for the first rows before NOT_READY."),
     Setting("statement.max_chars", 512 * 1024, "Longest statement text accepted."),
+    Setting("plans.dir", "", "Directory for compiled plan files; empty means <data_dir>/plans."),
+    Setting("plans.allow_absolute_paths", True,
+            "Let COMPILE/EXECUTE PLAN take an absolute file path (relative names never leave plans.dir)."),
+    Setting("plans.accept_spark", "same-minor",
+            "Spark versions a new plan accepts: same-minor (4.3.x), same-major (4.x) or same-version."),
 )
 _BY_KEY = {s.key: s for s in SETTINGS}
 
