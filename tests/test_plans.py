@@ -353,3 +353,30 @@ def test_module_versions_are_pinned_and_checked(gateway, session):
         assert "module text still offers version 1.0" in differences[0]["message"]
     finally:
         owner.modules = previous
+
+
+def test_a_changed_view_body_is_refused_even_with_the_same_schema(gateway, session, restore_table):
+    sql(gateway, session, "CREATE OR REPLACE VIEW clicks_view AS SELECT id FROM events WHERE kind = 'click'")
+    name = f"view-{session}.json"
+    sql(gateway, session, f"COMPILE PLAN '{name}' FOR SELECT count(*) FROM clicks_view")
+    tables = {t["name"]: t["role"] for t in gateway.load_plan(name)["tables"]}
+    assert tables == {"spark_catalog.plans_restore.clicks_view": "read",
+                      "spark_catalog.plans_restore.events": "read"}  # the view's own table too
+    sql(gateway, session, "CREATE OR REPLACE VIEW clicks_view AS SELECT id FROM events WHERE kind = 'view'")
+    error = error_of(gateway, session, f"EXECUTE PLAN '{name}'")["root_cause"]
+    assert "the statement now analyzes to a different plan" in error and "view" in error
+
+
+def test_text_fallback_reads_explain_output_like_the_jvm_adapter(gateway, golden):
+    from gateway.plans.functions import used_functions
+    from gateway.plans.spark_adapter import _from_explain, planned
+
+    handle, plans = golden
+    spark = gateway.sessions.get(handle).spark
+    text = _golden_sql("join_aggregate")
+    jvm, fallback = planned(spark, text), _from_explain(spark, text)
+    assert fallback.source == "explain" and fallback.analyzed_json is None
+    assert stable_text(fallback.analyzed_text).strip() == stable_text(jvm.analyzed_text).strip()
+    assert stable_text(fallback.optimized_text).strip() == stable_text(jvm.optimized_text).strip()
+    from_text = set(used_functions(spark, None, fallback.analyzed_text))
+    assert {"count", "sum"} <= from_text
