@@ -10,7 +10,7 @@ import sqlglot
 from sqlglot.tokens import TokenType
 
 from conftest import run_all
-from gateway import PlanMismatchError, function_versions
+from gateway import function_versions
 from gateway.plans import plan_dot, plan_text, stable_plan
 from gateway.plans.functions import preferred_name
 from gateway.plans.spark_adapter import builtin_function_names

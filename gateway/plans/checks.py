@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import asdict, dataclass
-from typing import Optional
 
 from ..errors import GatewayError
 from ..serialization import error_json

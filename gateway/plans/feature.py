@@ -5,7 +5,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Optional, Union
 
-from ..errors import InvalidStatementError, OperationStateError
+from ..errors import ConfigurationError, InvalidStatementError, OperationStateError
 from ..statements import Statement, StatementKind, classify
 from .checks import Difference, PlanMismatchError, check_plan
 from .compiler import compile_plan, plan_text, planning_context
@@ -35,8 +35,8 @@ class PlanFeature:
         self.allow_absolute = bool(config["plans.allow_absolute_paths"])
         self.compatibility = str(config["plans.accept_spark"])
         if self.compatibility not in COMPATIBILITY:
-            raise InvalidStatementError(f"setting plans.accept_spark is {self.compatibility!r}; "
-                                        f"use one of {', '.join(COMPATIBILITY)}")
+            raise ConfigurationError(f"setting plans.accept_spark is {self.compatibility!r}; "
+                                     f"use one of {', '.join(COMPATIBILITY)}")
 
     # -- files ---------------------------------------------------------------------------------
 
