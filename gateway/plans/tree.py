@@ -19,8 +19,16 @@ _PATH = re.compile(r"\b(file|hdfs|s3a?|s3n|abfss?|gs|wasbs?|viewfs|dbfs):/[^\s,\
 _LAMBDA = re.compile(r"\$\$Lambda[$/][\w/$.]*")
 
 
+_CTE_TEXT = re.compile(r"\b(CTERelationDef|CTERelationRef) (\d+)\b")
+# Node fields that hold a CTE's id, a counter that grows with every query the JVM analyzed.
+_CTE_ID_FIELDS = {"CTERelationDef": "id", "CTERelationRef": "cteId"}
+
+
 def stable_text(text: str) -> str:
-    """A text plan without expression ids, paths or lambda class suffixes."""
+    """A text plan without expression ids, paths or lambda class suffixes; CTE ids renumbered
+    from 0 in order of appearance (they keep linking definitions to references)."""
+    ctes: dict[str, int] = {}
+    text = _CTE_TEXT.sub(lambda m: f"{m.group(1)} {ctes.setdefault(m.group(2), len(ctes))}", text)
     text = _EXPR_ID.sub("#x", text)
     text = _PATH.sub(lambda m: m.group(1) + ":<path>", text)
     return _LAMBDA.sub("$$Lambda", text)
@@ -43,18 +51,37 @@ def is_flat_tree(value: Any) -> bool:
 
 def nest(flat: list) -> dict:
     """Spark's pre-order node list (``TreeNode.toJSON``) as one nested, stable tree."""
-    position = 0
+    return _Nester().nest(flat)
 
-    def build() -> dict:
-        nonlocal position
-        raw = flat[position]
-        position += 1
-        children = [build() for _ in range(int(raw.get("num-children", 0)))]
+
+class _Nester:
+    """One plan's nesting: CTE ids are renumbered consistently across the whole plan."""
+
+    def __init__(self) -> None:
+        self.ctes: dict[Any, int] = {}
+
+    def nest(self, flat: list) -> dict:
+        position = 0
+
+        def build() -> dict:
+            nonlocal position
+            raw = flat[position]
+            position += 1
+            children = [build() for _ in range(int(raw.get("num-children", 0)))]
+            return self.node(raw, children)
+
+        return build()
+
+    def node(self, raw: dict, children: list) -> dict:
         node: dict = {"node": short_class(raw["class"])}
+        cte_field = _CTE_ID_FIELDS.get(node["node"])
         for key, value in raw.items():
+            if key == cte_field:
+                node[key] = self.ctes.setdefault(value, len(self.ctes))
+                continue
             if key == "class" or key in VOLATILE_KEYS or _is_child_reference(value, len(children)):
                 continue  # child references (indexes) are implied by "children"
-            value = _clean(value)
+            value = self.clean(value)
             if value is None or value == [] or value == {}:
                 continue
             node[key] = value
@@ -62,7 +89,24 @@ def nest(flat: list) -> dict:
             node["children"] = children
         return node
 
-    return build()
+    def clean(self, value: Any) -> Any:
+        if is_flat_tree(value):
+            return self.nest(value)
+        if isinstance(value, list):
+            return [self.clean(v) for v in value]
+        if isinstance(value, dict):
+            if set(value) == {"object"}:
+                return short_class(str(value["object"]))
+            cleaned = {}
+            for key, inner in value.items():
+                if key in VOLATILE_KEYS:
+                    continue
+                inner = self.clean(inner)
+                if inner is None or inner == [] or inner == {}:
+                    continue
+                cleaned[key] = inner
+            return cleaned
+        return stable_value(value)
 
 
 def _is_child_reference(value: Any, count: int) -> bool:
@@ -73,26 +117,6 @@ def _is_child_reference(value: Any, count: int) -> bool:
         return 0 <= value < count
     return (isinstance(value, list) and bool(value)
             and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < count for v in value))
-
-
-def _clean(value: Any) -> Any:
-    if is_flat_tree(value):
-        return nest(value)
-    if isinstance(value, list):
-        return [_clean(v) for v in value]
-    if isinstance(value, dict):
-        if set(value) == {"object"}:
-            return short_class(str(value["object"]))
-        cleaned = {}
-        for key, inner in value.items():
-            if key in VOLATILE_KEYS:
-                continue
-            inner = _clean(inner)
-            if inner is None or inner == [] or inner == {}:
-                continue
-            cleaned[key] = inner
-        return cleaned
-    return stable_value(value)
 
 
 def walk_flat(value: Any) -> Iterator[dict]:
