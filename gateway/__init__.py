@@ -14,6 +14,8 @@ from .models import (Column, FunctionDetail, FunctionInfo, FunctionKind, JarInfo
                      TableKind)
 from .modules import FunctionOrigin, ModuleInfo, ModuleTypeInfo  # noqa: E402
 from .service import GatewayService  # noqa: E402
+from .plans import (Difference, PlanExistsError, PlanFormatError, PlanMismatchError,  # noqa: E402
+                    PlanPathError, function_versions)
 
 __all__ = [
     "GatewayService", "WorkbenchConfig", "load_config",
@@ -25,4 +27,6 @@ __all__ = [
     "InvalidRequestError", "ObjectNotFoundError", "OperationStateError", "SqlExecutionError",
     "ModuleInfo", "ModuleTypeInfo", "FunctionOrigin",
     "JarInfo", "UdfClass", "ResourceError", "create_function_statement",
+    "Difference", "PlanExistsError", "PlanFormatError", "PlanMismatchError", "PlanPathError",
+    "function_versions",
 ]

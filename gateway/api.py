@@ -157,6 +157,27 @@ class GatewayServiceContract(abc.ABC):
     # Compiled plans (FLIP-190)
     # ------------------------------------------------------------------------------------------
 
+    @abc.abstractmethod
+    def compile_plan(self, session: SessionHandle, statement: str, path: Optional[str] = None,
+                     overwrite: bool = False) -> dict:
+        """The plan of a SELECT, INSERT or CTAS (nothing runs); written to ``path`` when given."""
+
+    @abc.abstractmethod
+    def explain_plan(self, session: SessionHandle, plan) -> dict:
+        """A plan (file name or dict) and its differences from the session now: ``{plan, differences, path}``."""
+
+    @abc.abstractmethod
+    def load_plan(self, path: str) -> dict:
+        """A plan file, validated (format and version)."""
+
+    @abc.abstractmethod
+    def list_plans(self) -> list[str]:
+        """Plan files under the plans directory, relative names."""
+
+    @abc.abstractmethod
+    def diff_plans(self, left, right) -> dict:
+        """Differences of two plans (file names or dicts): changes, text diffs, one-sided nodes."""
+
     # ------------------------------------------------------------------------------------------
     # Utilities
     # ------------------------------------------------------------------------------------------

@@ -59,6 +59,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("jars.download_max_bytes", 200 * 1024 * 1024,
             "Largest jar fetched from an http(s)://, hdfs:// or s3a:// URI."),
     Setting("jars.download_timeout_s", 60.0, "Socket timeout for downloading a jar from an http(s):// URI."),
+    Setting("plans.dir", "", "Directory for compiled plan files; empty means <data_dir>/plans."),
+    Setting("plans.allow_absolute_paths", True,
+            "Let COMPILE/EXECUTE PLAN take an absolute file path (relative names never leave plans.dir)."),
+    Setting("plans.accept_spark", "same-minor",
+            "Spark versions a new plan accepts: same-minor (4.3.x), same-major (4.x) or same-version."),
 )
 _BY_KEY = {s.key: s for s in SETTINGS}
 

@@ -24,6 +24,7 @@ from .models import (Column, FunctionDetail, FunctionInfo, FunctionKind, JarInfo
                      OperationStatus, OperationType, ResultSet, ResultType, TableDetail, TableInfo, TableKind)
 from .operation import Operation, OperationManager
 from .resources import ResourceManager, install_resources
+from .plans import install_plans
 from .results import ResultFetcher
 from .serialization import error_json
 from .session import Session, SessionManager
@@ -66,6 +67,7 @@ class GatewayService(GatewayServiceContract):
         self.session_closers: list[Callable[[Session], None]] = []
         install_modules(self)
         self.resource_feature = install_resources(self)
+        install_plans(self)
         self._stopped = False
 
     @classmethod
@@ -383,6 +385,33 @@ class GatewayService(GatewayServiceContract):
     # ------------------------------------------------------------------------------------------
     # Compiled plans (FLIP-190)
     # ------------------------------------------------------------------------------------------
+
+    @_wrapped
+    def compile_plan(self, session: SessionHandle, statement: str, path: Optional[str] = None,
+                     overwrite: bool = False) -> dict:
+        owner = self.sessions.get(session)
+        with self.plans.exclusive(owner):
+            if path is None:
+                return self.plans.compile(owner, statement)
+            return self.plans.compile_to(owner, statement, path, overwrite=overwrite)[1]
+
+    @_wrapped
+    def explain_plan(self, session: SessionHandle, plan) -> dict:
+        owner = self.sessions.get(session)
+        with self.plans.exclusive(owner):
+            return self.plans.explain(owner, plan)
+
+    @_wrapped
+    def load_plan(self, path: str) -> dict:
+        return self.plans.load(path)
+
+    @_wrapped
+    def list_plans(self) -> list[str]:
+        return self.plans.list_plans()
+
+    @_wrapped
+    def diff_plans(self, left, right) -> dict:
+        return self.plans.diff(left, right)
 
     # ------------------------------------------------------------------------------------------
     # Utilities
