@@ -389,16 +389,14 @@ class GatewayService(GatewayServiceContract):
     @_wrapped
     def compile_plan(self, session: SessionHandle, statement: str, path: Optional[str] = None,
                      overwrite: bool = False) -> dict:
-        owner = self.sessions.get(session)
-        with self.plans.exclusive(owner):
+        with self._between_statements(session, busy_wait_s=30.0) as owner:
             if path is None:
                 return self.plans.compile(owner, statement)
             return self.plans.compile_to(owner, statement, path, overwrite=overwrite)[1]
 
     @_wrapped
     def explain_plan(self, session: SessionHandle, plan) -> dict:
-        owner = self.sessions.get(session)
-        with self.plans.exclusive(owner):
+        with self._between_statements(session, busy_wait_s=30.0) as owner:
             return self.plans.explain(owner, plan)
 
     @_wrapped

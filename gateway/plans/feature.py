@@ -1,11 +1,10 @@
 """The plan feature in the gateway: its statement handlers and the calls behind the service facade."""
 from __future__ import annotations
 
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Optional, Union
+from typing import Optional, Union
 
-from ..errors import ConfigurationError, InvalidStatementError, OperationStateError
+from ..errors import ConfigurationError, InvalidStatementError
 from ..statements import Statement, StatementKind, classify
 from .checks import Difference, PlanMismatchError, check_plan
 from .compiler import compile_plan, plan_text, planning_context
@@ -139,17 +138,6 @@ class PlanFeature:
             return False
 
     # -- service calls -------------------------------------------------------------------------
-
-    @contextmanager
-    def exclusive(self, session, timeout_s: float = 30.0) -> Iterator[None]:
-        """Plan calls from the UI wait for the session's running statement (USE/SET stay ordered)."""
-        if not session.run_lock.acquire(timeout=timeout_s):
-            raise OperationStateError(f"session {session.handle} is busy with a statement for over "
-                                      f"{timeout_s:g} s; try again when it has finished")
-        try:
-            yield
-        finally:
-            session.run_lock.release()
 
     def explain(self, session, name_or_plan: Union[str, dict]) -> dict:
         plan = self.load(name_or_plan)
