@@ -52,6 +52,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("result.page_rows", 1000, "Rows in a fetched page when the client gives no max_rows."),
     Setting("result.fetch_wait_ms", 200, "How long a fetch waits for the first rows before NOT_READY."),
     Setting("statement.max_chars", 512 * 1024, "Longest statement text accepted."),
+    Setting("rest.enabled", False, "Start the REST API (FLIP-91) beside the Streamlit app, over the same sessions."),
+    Setting("rest.host", "127.0.0.1",
+            "Address the REST API binds; a non-loopback address is refused unless rest.token is set."),
+    Setting("rest.port", 8083, "Port of the REST API."),
+    Setting("rest.token", "", "Bearer token every REST request must carry (empty: no token, loopback only)."),
+    Setting("rest.max_request_bytes", 4 * 1024 * 1024, "Largest REST request body (JSON) accepted."),
+    Setting("rest.max_upload_bytes", 128 * 1024 * 1024, "Largest jar accepted by the REST upload."),
 )
 _BY_KEY = {s.key: s for s in SETTINGS}
 

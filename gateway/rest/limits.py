@@ -1,0 +1,107 @@
+"""Request limits and path containment.
+
+Bodies are bounded before a handler sees them (Content-Length up front, and counted while a
+chunked body streams in); a jar path in a request must stay inside the data directory.
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from ..errors import InvalidRequestError
+from .encoding import JSONBytes
+from .errors import error_body
+
+UPLOAD_SUFFIX = "/jars/upload"
+_JAR_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.jar")
+
+
+class BodyLimitMiddleware:
+    """Answer 413 for a body over the limit (uploads have their own, larger limit)."""
+
+    def __init__(self, app, max_request_bytes: int, max_upload_bytes: int) -> None:
+        self.app = app
+        self.max_request_bytes = max_request_bytes
+        self.max_upload_bytes = max_upload_bytes
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        upload = scope["path"].rstrip("/").endswith(UPLOAD_SUFFIX)
+        limit = self.max_upload_bytes if upload else self.max_request_bytes
+        setting = "rest.max_upload_bytes" if upload else "rest.max_request_bytes"
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > limit:
+            return await _too_large(scope, send, limit, setting)
+        seen = 0
+        started = False
+
+        async def counting_receive():
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > limit:
+                    raise _BodyTooLarge()
+            return message
+
+        async def tracking_send(message):
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, counting_receive, tracking_send)
+        except _BodyTooLarge:
+            if not started:
+                await _too_large(scope, send, limit, setting)
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+async def _too_large(scope, send, limit: int, setting: str) -> None:
+    response = JSONBytes(error_body({
+        "root_cause": f"the request body is larger than {limit} bytes, the most this server accepts "
+                      f"(setting {setting})", "error_class": "PayloadTooLargeError"}), status_code=413)
+    await response(scope, None, send)
+
+
+def jar_file_name(filename: str) -> str:
+    """An upload's file name: a plain name ending in .jar, no directories."""
+    if not isinstance(filename, str) or not _JAR_NAME.fullmatch(filename):
+        raise InvalidRequestError(
+            f"upload file name {filename!r} is not allowed: use a plain name of letters, digits, '.', '_' "
+            f"and '-' ending in .jar (no directories), e.g. my-udfs.jar")
+    return filename
+
+
+def local_path_inside(data_dir: Path, uri: str) -> str:
+    """A jar URI from a request as an absolute path, only if it lies inside the data directory.
+
+    Relative paths are taken from the data directory. Other schemes are refused over REST:
+    upload the jar instead (POST .../jars/upload).
+    """
+    if not isinstance(uri, str) or not uri.strip():
+        raise InvalidRequestError("the jar URI is empty; give a path inside the data directory")
+    text = uri.strip()
+    parsed = urlparse(text)
+    if parsed.scheme == "file":
+        if parsed.netloc not in ("", "localhost"):
+            raise InvalidRequestError(f"jar URI {uri!r} names another host; use a local path")
+        text = unquote(parsed.path)
+    elif parsed.scheme and len(parsed.scheme) > 1:  # "c:" would be a Windows drive, not a scheme
+        raise InvalidRequestError(
+            f"jar URI {uri!r} uses the scheme {parsed.scheme!r}; over REST only jars inside the data directory "
+            f"are accepted: upload it with POST /v2/sessions/{{session}}/jars/upload")
+    root = Path(os.path.realpath(data_dir))
+    path = Path(os.path.realpath(root / text))  # an absolute text replaces root; symlinks are resolved
+    if path != root and root not in path.parents:
+        raise InvalidRequestError(
+            f"jar path {uri!r} is outside the data directory; over REST only jars inside it are accepted "
+            f"(upload it with POST /v2/sessions/{{session}}/jars/upload)")
+    return str(path)
