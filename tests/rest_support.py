@@ -116,3 +116,6 @@ def rest_session(http, gateway):
         gateway.close_session(handle)
     except Exception:
         pass
+
+
+ROOT_DIR = str(__import__("pathlib").Path(__file__).resolve().parent.parent)

@@ -35,33 +35,30 @@ class BodyLimitMiddleware:
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > limit:
             return await _too_large(scope, send, limit, setting)
-        seen = 0
-        started = False
-
-        async def counting_receive():
-            nonlocal seen
+        if declared is not None:
+            return await self.app(scope, receive, send)  # the server holds a body to its Content-Length
+        # A chunked body: read it here up to the limit (a handler's body parser would hide the error).
+        chunks, seen = [], 0
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > limit:
-                    raise _BodyTooLarge()
-            return message
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunks.append(message.get("body", b""))
+            seen += len(chunks[-1])
+            if seen > limit:
+                return await _too_large(scope, send, limit, setting)
+            if not message.get("more_body", False):
+                break
+        body, replayed = b"".join(chunks), False
 
-        async def tracking_send(message):
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
+        async def replay():
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
 
-        try:
-            await self.app(scope, counting_receive, tracking_send)
-        except _BodyTooLarge:
-            if not started:
-                await _too_large(scope, send, limit, setting)
-
-
-class _BodyTooLarge(Exception):
-    pass
+        await self.app(scope, replay, send)
 
 
 async def _too_large(scope, send, limit: int, setting: str) -> None:

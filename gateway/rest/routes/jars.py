@@ -8,6 +8,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Query, Request
 from starlette.concurrency import run_in_threadpool
 
+from ...errors import InvalidRequestError
 from ..deps import feature_call, service_of
 from ..encoding import to_json
 from ..limits import jar_file_name, local_path_inside
@@ -61,8 +62,11 @@ async def upload_jar(request: Request, session_handle: str,
 def list_udf_classes(request: Request, session_handle: str,
                      jar: str = Query(..., description="A jar of the session's list, or a path in the data directory.")):
     service = service_of(request)
-    if jar not in _strings(_jars(service, session_handle)):
+    try:
         jar = local_path_inside(service.config.data_dir, jar)
+    except InvalidRequestError:  # a jar of the session's own list (added by SQL) may live elsewhere
+        if not hasattr(service, "list_jars") or jar not in _strings(_jars(service, session_handle)):
+            raise
     return {"classes": to_json(feature_call(service, "list_udf_classes", session_handle, jar))}
 
 
