@@ -15,6 +15,7 @@ from .encoding import JSONBytes
 from .errors import error_body
 
 UPLOAD_SUFFIX = "/jars/upload"
+REMOTE_SCHEMES = frozenset({"http", "https", "hdfs", "s3a"})
 _JAR_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,200}\.jar")
 
 
@@ -78,10 +79,10 @@ def jar_file_name(filename: str) -> str:
 
 
 def local_path_inside(data_dir: Path, uri: str) -> str:
-    """A jar URI from a request as an absolute path, only if it lies inside the data directory.
+    """A jar URI from a request: a local path only if it lies inside the data directory.
 
-    Relative paths are taken from the data directory. Other schemes are refused over REST:
-    upload the jar instead (POST .../jars/upload).
+    Relative paths are taken from the data directory; symlinks are resolved before the check.
+    Remote URIs (http, https, hdfs, s3a) are not paths and pass; other schemes are refused.
     """
     if not isinstance(uri, str) or not uri.strip():
         raise InvalidRequestError("the jar URI is empty; give a path inside the data directory")
@@ -91,10 +92,12 @@ def local_path_inside(data_dir: Path, uri: str) -> str:
         if parsed.netloc not in ("", "localhost"):
             raise InvalidRequestError(f"jar URI {uri!r} names another host; use a local path")
         text = unquote(parsed.path)
+    elif parsed.scheme.lower() in REMOTE_SCHEMES:
+        return text  # not a local path: the jar manager fetches it with its own size limit and timeout
     elif parsed.scheme and len(parsed.scheme) > 1:  # "c:" would be a Windows drive, not a scheme
         raise InvalidRequestError(
-            f"jar URI {uri!r} uses the scheme {parsed.scheme!r}; over REST only jars inside the data directory "
-            f"are accepted: upload it with POST /v2/sessions/{{session}}/jars/upload")
+            f"jar URI {uri!r} uses the scheme {parsed.scheme!r}; use a path inside the data directory, "
+            f"one of {', '.join(sorted(REMOTE_SCHEMES))}, or upload it with POST /v2/sessions/{{session}}/jars/upload")
     root = Path(os.path.realpath(data_dir))
     path = Path(os.path.realpath(root / text))  # an absolute text replaces root; symlinks are resolved
     if path != root and root not in path.parents:

@@ -1,10 +1,12 @@
 """Beyond Flink (which keeps its catalog API in Java): catalogs, databases, tables, functions."""
 from __future__ import annotations
 
+import contextlib
 from typing import Optional
 
 from fastapi import APIRouter, Query, Request
 
+from ...errors import SqlExecutionError
 from ..deps import service_of
 from ..encoding import to_json
 from ..schemas import CatalogsResponse, DatabasesResponse, FunctionsResponse, TablesResponse
@@ -39,7 +41,8 @@ def list_tables(request: Request, session_handle: str, catalog: Optional[str] = 
 @router.get(SESSION + "/tables/{table}", response_model=dict)
 def get_table(request: Request, session_handle: str, table: str):
     """``table`` may be qualified: ``db.t`` or ``catalog.db.t`` (back-quote parts holding dots)."""
-    return to_json(service_of(request).get_table(session_handle, table))
+    with _missing_is_404():
+        return to_json(service_of(request).get_table(session_handle, table))
 
 
 @router.get(SESSION + "/functions", response_model=FunctionsResponse)
@@ -52,4 +55,24 @@ def list_functions(request: Request, session_handle: str, catalog: Optional[str]
 
 @router.get(SESSION + "/functions/{function}", response_model=dict)
 def get_function(request: Request, session_handle: str, function: str):
-    return to_json(service_of(request).get_function(session_handle, function))
+    with _missing_is_404():
+        return to_json(service_of(request).get_function(session_handle, function))
+
+
+@contextlib.contextmanager
+def _missing_is_404():
+    """Spark's "not found" conditions (SQLSTATE class 42P01, 42883, 42704) answer 404 with Spark's details."""
+    try:
+        yield
+    except SqlExecutionError as exc:
+        if (exc.error.get("sqlstate") or "") in _NOT_FOUND_STATES or \
+                str(exc.error.get("error_class") or "").endswith("NOT_FOUND"):
+            raise _NotFound(exc.message, exc.error) from None
+        raise
+
+
+class _NotFound(SqlExecutionError):
+    http_status = 404
+
+
+_NOT_FOUND_STATES = {"42P01", "42883", "42704", "42P06"}
