@@ -78,12 +78,11 @@ def bench_rest(data_dir: Path, rows: int, select1_runs: int, page_rows: int) -> 
             first_row = None
             count = 0
             with session.execute(QUERY.format(rows=rows)) as op:
-                for page in op.pages(max_rows=page_rows):
-                    for row in page["results"]["data"]:
-                        last = tuple(row["fields"])
-                        if first_row is None:
-                            first_row = time.perf_counter() - t
-                        count += 1
+                for row in op.rows(max_rows=page_rows):
+                    if first_row is None:
+                        first_row = time.perf_counter() - t
+                    count += 1
+                    last = row
             total = time.perf_counter() - t
             assert count == rows, count
             session.close()

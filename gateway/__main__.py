@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import sys
 
@@ -27,6 +28,10 @@ def main(argv=None) -> int:
         check_bind(host, token)  # before Spark starts: a refused bind should fail in a second
         from .service import GatewayService
         service = GatewayService(config)
+        # A server process: what exists now lives for good, so keep it out of collections, and let
+        # result pages (tens of thousands of new lists each) build without a collection every 700.
+        gc.freeze()
+        gc.set_threshold(50_000, 20, 20)
         print(f"Spark SQL Workbench gateway: REST API on http://{host}:{port} "
               f"({'bearer token required' if token else 'no token'}); Ctrl-C stops it", flush=True)
         try:

@@ -12,9 +12,11 @@ Standard library only (``http.client`` on one kept-alive connection); orjson is 
 """
 from __future__ import annotations
 
+import gc
 import http.client
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Iterator, Optional
 from urllib.parse import quote, urlencode, urlparse
 
@@ -291,30 +293,59 @@ class RemoteOperation:
                     raise
 
     def pages(self, max_rows: Optional[int] = None, row_format: str = "JSON",
-              timeout_s: float = 3600.0) -> Iterator[dict]:
-        """Every page with rows or the end, in token order. A page is retried by its own token."""
+              timeout_s: float = 3600.0, prefetch: bool = True) -> Iterator[dict]:
+        """Every page with rows or the end, in token order. A page is retried by its own token.
+
+        ``prefetch``: ask for the next page while the caller works on this one, so the server
+        prepares page N+1 while the client decodes page N (asking for N+1 frees page N on the server).
+        """
         client = self.session.client
         uri: Optional[str] = f"{self.path}/result/0?" + urlencode(
             {k: v for k, v in {"rowFormat": row_format, "maxRows": max_rows}.items() if v is not None})
         deadline = time.monotonic() + timeout_s
         waits = 0
-        while uri is not None:
-            if time.monotonic() > deadline:
-                raise OperationalError(f"no end of the result of operation {self.handle} within {timeout_s:g} s")
-            page = client.request("GET", uri, retry=True)
-            if page["resultType"] == "NOT_READY":
-                time.sleep(NOT_READY_BACKOFF_S[min(waits, len(NOT_READY_BACKOFF_S) - 1)])
-                waits += 1
-                continue
-            waits = 0
-            self.columns = page["results"]["columns"]
-            yield page
-            uri = page["nextResultUri"]
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gateway-client-prefetch") if prefetch else None
+        fetch = self._fetch_page
+        pending = pool.submit(fetch, uri) if pool else None
+        try:
+            while uri is not None:
+                if time.monotonic() > deadline:
+                    raise OperationalError(f"no end of the result of operation {self.handle} within {timeout_s:g} s")
+                page = pending.result() if pending is not None else fetch(uri)
+                pending = None
+                if page["resultType"] == "NOT_READY":
+                    time.sleep(NOT_READY_BACKOFF_S[min(waits, len(NOT_READY_BACKOFF_S) - 1)])
+                    waits += 1
+                    if pool:
+                        pending = pool.submit(fetch, uri)
+                    continue
+                waits = 0
+                self.columns = page["results"]["columns"]
+                uri = page["nextResultUri"]
+                if uri is not None and pool:
+                    pending = pool.submit(fetch, uri)
+                yield page
+        finally:
+            if pool:
+                pool.shutdown(wait=True, cancel_futures=True)
+
+    def _fetch_page(self, uri: str) -> dict:
+        """One page, decoded with the cyclic GC paused: a page is tens of thousands of new containers
+        and nothing cyclic, and collections while they pile up cost more than the decoding."""
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            page = self.session.client.request("GET", uri, retry=True)
+            if "results" in page:
+                page["rows"] = [tuple(row["fields"]) for row in page["results"]["data"]]
+            return page
+        finally:
+            if paused:
+                gc.enable()
 
     def rows(self, max_rows: Optional[int] = None) -> Iterator[tuple]:
         for page in self.pages(max_rows):
-            for row in page["results"]["data"]:
-                yield tuple(row["fields"])
+            yield from page["rows"]
 
 
 # -- DB-API 2.0 -----------------------------------------------------------------------------------

@@ -246,3 +246,14 @@ def test_heartbeat_keeps_a_session_and_idle_ones_expire(config):
     finally:
         handle.stop()
         service.shutdown(stop_spark=False)
+
+
+def test_start_from_config_follows_the_switch(gateway, monkeypatch):
+    from gateway.rest import start_from_config
+    assert start_from_config(gateway) is None  # rest.enabled is false by default
+    monkeypatch.setattr(gateway, "config", gateway.config.with_overrides(rest__enabled=True, rest__port=0))
+    handle = start_from_config(gateway)
+    try:
+        assert Http(handle.url)("GET", "/v1/api_versions").status == 200
+    finally:
+        handle.stop()
