@@ -79,7 +79,7 @@ def jar_file_name(filename: str) -> str:
 
 
 def local_path_inside(data_dir: Path, uri: str) -> str:
-    """A jar URI from a request: a local path only if it lies inside the data directory.
+    """The jar URI to hand to the gateway: a local path only if it lies inside the data directory.
 
     Relative paths are taken from the data directory; symlinks are resolved before the check.
     Remote URIs (http, https, hdfs, s3a) are not paths and pass; other schemes are refused.
@@ -104,4 +104,6 @@ def local_path_inside(data_dir: Path, uri: str) -> str:
         raise InvalidRequestError(
             f"jar path {uri!r} is outside the data directory; over REST only jars inside it are accepted "
             f"(upload it with POST /v2/sessions/{{session}}/jars/upload)")
-    return str(path)
+    # Pass on what the client wrote when it is absolute (it is what SHOW JARS will show);
+    # a relative path would otherwise be taken from the server's current directory.
+    return uri.strip() if Path(text).is_absolute() else str(path)
