@@ -64,6 +64,13 @@ SETTINGS: tuple[Setting, ...] = (
             "Let COMPILE/EXECUTE PLAN take an absolute file path (relative names never leave plans.dir)."),
     Setting("plans.accept_spark", "same-minor",
             "Spark versions a new plan accepts: same-minor (4.3.x), same-major (4.x) or same-version."),
+    Setting("rest.enabled", False, "Start the REST API (FLIP-91) beside the Streamlit app, over the same sessions."),
+    Setting("rest.host", "127.0.0.1",
+            "Address the REST API binds; a non-loopback address is refused unless rest.token is set."),
+    Setting("rest.port", 8083, "Port of the REST API."),
+    Setting("rest.token", "", "Bearer token every REST request must carry (empty: no token, loopback only)."),
+    Setting("rest.max_request_bytes", 4 * 1024 * 1024, "Largest REST request body (JSON) accepted."),
+    Setting("rest.max_upload_bytes", 128 * 1024 * 1024, "Largest jar accepted by the REST upload."),
 )
 _BY_KEY = {s.key: s for s in SETTINGS}
 

@@ -1,0 +1,48 @@
+"""``python -m gateway serve [--host 127.0.0.1] [--port 8083] [--config workbench.toml]``."""
+from __future__ import annotations
+
+import argparse
+import gc
+import logging
+import sys
+
+from .config import load_config
+from .errors import ConfigurationError
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m gateway", description="Spark SQL Workbench gateway")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="serve the REST API (FLIP-91) until interrupted")
+    serve.add_argument("--host", help="address to bind (default rest.host, 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port (default rest.port, 8083)")
+    serve.add_argument("--config", help="configuration file (default $WORKBENCH_CONFIG or ./workbench.toml)")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        config = load_config(args.config)
+        host = args.host or config["rest.host"]
+        port = config["rest.port"] if args.port is None else args.port
+        token = config["rest.token"] or None
+        from .rest.server import check_bind, serve as serve_forever
+        check_bind(host, token)  # before Spark starts: a refused bind should fail in a second
+        from .service import GatewayService
+        service = GatewayService(config)
+        # A server process: what exists now lives for good, so keep it out of collections, and let
+        # result pages (tens of thousands of new lists each) build without a collection every 700.
+        gc.freeze()
+        gc.set_threshold(50_000, 20, 20)
+        print(f"Spark SQL Workbench gateway: REST API on http://{host}:{port} "
+              f"({'bearer token required' if token else 'no token'}); Ctrl-C stops it", flush=True)
+        try:
+            serve_forever(service, host, port, token)
+        finally:
+            service.shutdown()
+    except ConfigurationError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""One small module per resource; each handler finds its service and delegates."""

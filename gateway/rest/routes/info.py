@@ -1,0 +1,23 @@
+"""GET /info and /api_versions."""
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+
+from ... import __version__
+from ..deps import service_of
+from ..schemas import ApiVersionsResponse, InfoResponse
+
+router = APIRouter(tags=["utilities"])
+API_VERSIONS = ["V1", "V2"]
+
+
+@router.get("/info", response_model=InfoResponse)
+def get_info(request: Request):
+    info = service_of(request).get_gateway_info()
+    return {"productName": info.get("product", "Spark SQL Workbench"), "version": __version__,
+            "sparkVersion": info.get("spark_version", "")}
+
+
+@router.get("/api_versions", response_model=ApiVersionsResponse)
+def get_api_versions():
+    return {"versions": API_VERSIONS}

@@ -1,0 +1,81 @@
+"""Beyond Flink: a session's jars (FLIP-214): list, add, remove, upload, UDF classes in a jar.
+
+A jar named in a request must lie inside the data directory; uploads land there under a
+plain file name. Changes answer the session's new list.
+"""
+from __future__ import annotations
+
+from fastapi import APIRouter, Query, Request
+from starlette.concurrency import run_in_threadpool
+
+from ...errors import InvalidRequestError
+from ..deps import feature_call, service_of
+from ..encoding import to_json
+from ..limits import jar_file_name, local_path_inside
+from ..schemas import AddJarRequest, JarsResponse, UdfClassesResponse, UploadJarResponse
+
+router = APIRouter(tags=["jars"])
+JARS = "/sessions/{session_handle}/jars"
+_UPLOAD_BODY = {"requestBody": {"required": True, "content": {
+    "application/java-archive": {"schema": {"type": "string", "format": "binary"}},
+    "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}}
+
+
+def _jars(service, session_handle: str) -> list:
+    return to_json(feature_call(service, "list_jars", session_handle))
+
+
+@router.get(JARS, response_model=JarsResponse)
+def list_jars(request: Request, session_handle: str):
+    return {"jars": _jars(service_of(request), session_handle)}
+
+
+@router.post(JARS, response_model=JarsResponse)
+def add_jar(request: Request, session_handle: str, body: AddJarRequest):
+    service = service_of(request)
+    path = local_path_inside(service.config.data_dir, body.uri)
+    feature_call(service, "add_jar", session_handle, path)
+    return {"jars": _jars(service, session_handle)}
+
+
+@router.delete(JARS, response_model=JarsResponse)
+def remove_jar(request: Request, session_handle: str,
+               uri: str = Query(..., description="The jar as the session's list shows it.")):
+    service = service_of(request)
+    feature_call(service, "remove_jar", session_handle, uri)
+    return {"jars": _jars(service, session_handle)}
+
+
+@router.post(JARS + "/upload", response_model=UploadJarResponse, openapi_extra=_UPLOAD_BODY)
+async def upload_jar(request: Request, session_handle: str,
+                     filename: str = Query(..., description="A plain name ending in .jar.")):
+    """The body is the jar's bytes (at most rest.max_upload_bytes)."""
+    name = jar_file_name(filename)
+    data = await request.body()
+    service = service_of(request)
+    jar = await run_in_threadpool(feature_call, service, "upload_jar", session_handle, name, data)
+    jars = await run_in_threadpool(_jars, service, session_handle)
+    return {"jar": to_json(jar), "jars": jars}
+
+
+@router.get(JARS + "/udf-classes", response_model=UdfClassesResponse)
+def list_udf_classes(request: Request, session_handle: str,
+                     jar: str = Query(..., description="A jar of the session's list, or a path in the data directory.")):
+    service = service_of(request)
+    try:
+        jar = local_path_inside(service.config.data_dir, jar)
+    except InvalidRequestError:  # a jar of the session's own list (added by SQL) may live elsewhere
+        if not hasattr(service, "list_jars") or jar not in _strings(_jars(service, session_handle)):
+            raise
+    return {"classes": to_json(feature_call(service, "list_udf_classes", session_handle, jar))}
+
+
+def _strings(value) -> set:
+    """Every text inside a listed jar entry (its URI, path, name), to recognise a jar of the list."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list):
+        return set().union(*(_strings(v) for v in value)) if value else set()
+    return set()

@@ -1,0 +1,166 @@
+"""Request and response bodies (pydantic), named and shaped like Flink's SQL Gateway REST API.
+
+Flink's names are camelCase; the endpoints beyond Flink follow the same style.
+"""
+from __future__ import annotations
+
+import enum
+from typing import Any, Optional
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+# -- utilities ------------------------------------------------------------------------------------
+
+class InfoResponse(Body):
+    productName: str
+    version: str
+    sparkVersion: str
+
+
+class ApiVersionsResponse(Body):
+    versions: list[str]
+
+
+class ErrorResponse(Body):
+    errors: list[str]
+    root_cause: str
+    exception_stack: str = ""
+    error_class: Optional[str] = None
+    sqlstate: Optional[str] = None
+    line: Optional[int] = None
+    position: Optional[int] = None
+
+
+# -- sessions -------------------------------------------------------------------------------------
+
+class OpenSessionRequest(Body):
+    properties: Optional[dict[str, str]] = Field(None, description="Spark SQL settings of the new session.")
+    sessionName: Optional[str] = Field(None, max_length=200)
+
+
+class OpenSessionResponse(Body):
+    sessionHandle: str
+
+
+class SessionConfigResponse(Body):
+    properties: dict[str, str]
+
+
+class CloseSessionResponse(Body):
+    status: str
+
+
+class Empty(Body):
+    pass
+
+
+class ConfigureSessionRequest(Body):
+    statement: str
+    executionTimeout: Optional[int] = Field(None, ge=0, description="Milliseconds; 0 or absent: no limit.")
+
+
+class CompleteStatementResponse(Body):
+    candidates: list[str]
+
+
+# -- statements and operations --------------------------------------------------------------------
+
+class ExecuteStatementRequest(Body):
+    statement: str
+    executionConfig: Optional[dict[str, str]] = Field(None, description="Settings for this statement only.")
+    executionTimeout: Optional[int] = Field(None, ge=0, description="Milliseconds; 0 or absent: no limit.")
+
+
+class ExecuteStatementResponse(Body):
+    operationHandle: str
+
+
+class OperationStatusResponse(Body):
+    status: str
+
+
+class RowFormat(str, enum.Enum):
+    JSON = "JSON"
+    PLAIN_TEXT = "PLAIN_TEXT"
+
+
+class ColumnInfo(Body):
+    name: str
+    type: dict[str, Any] = Field(description="Type JSON of the FLIP-91 appendix.")
+    logicalType: dict[str, Any] = Field(description="The same type JSON, under Flink's name.")
+    comment: Optional[str] = None
+
+
+class RowData(Body):
+    kind: str
+    fields: list[Any]
+
+
+class ResultInfo(Body):
+    columns: list[ColumnInfo]
+    rowFormat: RowFormat
+    data: list[RowData]
+
+
+class FetchResultsResponse(Body):
+    resultType: str = Field(description="NOT_READY (ask again), PAYLOAD or EOS.")
+    isQueryResult: bool
+    jobID: Optional[str] = None
+    resultKind: str
+    results: ResultInfo
+    nextResultUri: Optional[str] = Field(description="The next page; null at EOS.")
+
+
+# -- catalog, modules, jars (beyond Flink) ---------------------------------------------------------
+
+class CatalogsResponse(Body):
+    catalogs: list[str]
+    currentCatalog: str
+
+
+class DatabasesResponse(Body):
+    databases: list[str]
+    currentDatabase: str
+
+
+class TablesResponse(Body):
+    tables: list[dict[str, Any]]
+
+
+class FunctionsResponse(Body):
+    functions: list[dict[str, Any]]
+
+
+class ModulesResponse(Body):
+    modules: list[Any]
+
+
+class LoadModuleRequest(Body):
+    name: str
+    properties: Optional[dict[str, str]] = None
+
+
+class UseModulesRequest(Body):
+    names: list[str]
+
+
+class JarsResponse(Body):
+    jars: list[Any]
+
+
+class AddJarRequest(Body):
+    uri: str
+
+
+class UploadJarResponse(Body):
+    jar: Any
+    jars: list[Any]
+
+
+class UdfClassesResponse(Body):
+    classes: list[Any]

@@ -1,0 +1,98 @@
+"""Running the app: standalone (``python -m gateway serve``) or in a thread beside Streamlit.
+
+A non-loopback address without a token is refused: the API runs any SQL with the process's rights.
+"""
+from __future__ import annotations
+
+import ipaddress
+import logging
+import threading
+import time
+from typing import Optional
+
+import uvicorn
+
+from ..errors import ConfigurationError
+from ..service import GatewayService
+from .app import create_app
+
+log = logging.getLogger(__name__)
+START_TIMEOUT_S = 30.0
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def check_bind(host: str, token: Optional[str]) -> None:
+    if not is_loopback(host) and not token:
+        raise ConfigurationError(
+            f"refusing to serve the REST API on {host}, a non-loopback address, without a token: anyone who "
+            f"reaches it could run SQL as this process. Set rest.token (or WORKBENCH_REST_TOKEN) to a long "
+            f"random secret, or bind 127.0.0.1")
+
+
+def _uvicorn_config(service: GatewayService, host: str, port: int, token: Optional[str]) -> uvicorn.Config:
+    check_bind(host, token)
+    return uvicorn.Config(create_app(service, token), host=host, port=port, log_level="warning",
+                          access_log=False, lifespan="off", timeout_keep_alive=30)
+
+
+def serve(service: GatewayService, host: str = "127.0.0.1", port: int = 8083, token: Optional[str] = None) -> None:
+    """Serve in this thread until interrupted (Ctrl-C)."""
+    uvicorn.Server(_uvicorn_config(service, host, port, token)).run()
+
+
+class BackgroundServer:
+    """A uvicorn server in a daemon thread; ``stop()`` ends it and waits for the thread."""
+
+    def __init__(self, server: uvicorn.Server, thread: threading.Thread) -> None:
+        self._server = server
+        self._thread = thread
+
+    @property
+    def port(self) -> int:
+        for sock in (getattr(s, "sockets", None) or [] for s in self._server.servers):
+            for entry in sock:
+                return entry.getsockname()[1]
+        return self._server.config.port
+
+    @property
+    def url(self) -> str:
+        host = self._server.config.host
+        return f"http://{'[' + host + ']' if ':' in host else host}:{self.port}"
+
+    def stop(self, timeout_s: float = 10.0) -> None:
+        self._server.should_exit = True
+        self._thread.join(timeout_s)
+
+
+def serve_in_background(service: GatewayService, host: str = "127.0.0.1", port: int = 8083,
+                        token: Optional[str] = None) -> BackgroundServer:
+    """Start serving in a thread and return once the port accepts connections (port 0: a free one)."""
+    server = uvicorn.Server(_uvicorn_config(service, host, port, token))
+    thread = threading.Thread(target=server.run, name=f"gateway-rest-{port}", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while not server.started and thread.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    if not server.started:
+        server.should_exit = True
+        thread.join(5)
+        raise ConfigurationError(f"the REST API did not start on {host}:{port} (is the port in use?)")
+    return BackgroundServer(server, thread)
+
+
+def start_from_config(service: GatewayService) -> Optional[BackgroundServer]:
+    """What app.py calls: serve beside the UI when rest.enabled, else nothing."""
+    config = service.config
+    if not config["rest.enabled"]:
+        return None
+    handle = serve_in_background(service, config["rest.host"], config["rest.port"], config["rest.token"] or None)
+    log.info("REST API on %s", handle.url)
+    return handle
