@@ -52,6 +52,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("result.page_rows", 1000, "Rows in a fetched page when the client gives no max_rows."),
     Setting("result.fetch_wait_ms", 200, "How long a fetch waits for the first rows before NOT_READY."),
     Setting("statement.max_chars", 512 * 1024, "Longest statement text accepted."),
+    Setting("atomic_writes.enabled", True,
+            "Run CTAS, REPLACE TABLE AS SELECT and INSERT OVERWRITE as staged two-phase writes (FLIP-305)."),
 )
 _BY_KEY = {s.key: s for s in SETTINGS}
 

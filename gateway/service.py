@@ -9,6 +9,7 @@ from typing import Callable, Iterator, Optional
 
 from . import __version__
 from .api import GatewayServiceContract
+from .atomic import install_atomic_writes
 from .catalog import CatalogBrowser
 from .completion import complete
 from .config import WorkbenchConfig, load_config
@@ -59,6 +60,7 @@ class GatewayService(GatewayServiceContract):
         # Session here and register the statements they handle with ``self.runner.register``.
         self.session_openers: list[Callable[[Session], None]] = []
         self.session_closers: list[Callable[[Session], None]] = []
+        install_atomic_writes(self)
         self._stopped = False
 
     @classmethod
