@@ -10,6 +10,7 @@ from .models import (Column, FunctionDetail, FunctionInfo, FunctionKind, Operati
                      OperationStatus, OperationType, ResultSet, ResultType, TableDetail, TableInfo,
                      TableKind)
 from .service import GatewayService  # noqa: E402
+from .atomic import TwoPhaseCatalogTable, is_staging_name  # noqa: E402  (FLIP-305)
 
 __all__ = [
     "GatewayService", "WorkbenchConfig", "load_config",
@@ -20,3 +21,4 @@ __all__ = [
     "OperationNotFoundError", "SessionLimitError", "InvalidStatementError", "InvalidTokenError",
     "InvalidRequestError", "ObjectNotFoundError", "OperationStateError", "SqlExecutionError",
 ]
+__all__ += ["TwoPhaseCatalogTable", "is_staging_name"]  # atomic writes (FLIP-305)

@@ -18,7 +18,7 @@ class SessionCatalog:
 
     def table_type(self, db: str, name: str) -> Optional[str]:
         """MANAGED, EXTERNAL or VIEW; None when there is no such table."""
-        if not self.spark.catalog.tableExists(quote(db, name)):
+        if not self.exists(db, name):
             return None
         rows = self.spark.sql(f"DESCRIBE TABLE EXTENDED {self.ident(db, name)}").collect()
         for row in rows:
@@ -27,7 +27,7 @@ class SessionCatalog:
         return "MANAGED"
 
     def exists(self, db: str, name: str) -> bool:
-        return bool(self.spark.catalog.tableExists(quote(db, name)))
+        return bool(self.spark.catalog.tableExists(self.ident(db, name)))
 
     def location(self, db: str, name: str) -> str:
         for row in self.spark.sql(f"DESCRIBE TABLE EXTENDED {self.ident(db, name)}").collect():
@@ -42,7 +42,7 @@ class SessionCatalog:
         raise ValueError(f"database {db} has no location")
 
     def partition_columns(self, db: str, name: str) -> list[str]:
-        return [c.name for c in self.spark.catalog.listColumns(quote(db, name)) if c.isPartition]
+        return [c.name for c in self.spark.catalog.listColumns(self.ident(db, name)) if c.isPartition]
 
     def rename(self, db: str, old: str, new: str) -> None:
         """Rename within a database; for a managed table the metastore moves its directory too."""

@@ -8,12 +8,21 @@ restores what it moved, and may be called more than once.
 from __future__ import annotations
 
 import abc
+from dataclasses import dataclass, field
 from typing import Optional
 
 
+@dataclass(frozen=True)
+class WriteStep:
+    """One statement of the write job, with session settings that apply to it alone."""
+
+    sql: str
+    conf: dict = field(default_factory=dict)
+
+
 class TwoPhaseCatalogTable(abc.ABC):
-    #: SQL Spark runs between begin and commit: the write job (into a staging table, or Spark's own atomic path).
-    statements: list[str]
+    #: What Spark runs between begin and commit: the write job (into a staging table, or Spark's own atomic path).
+    statements: list[WriteStep]
     #: False when the write runs through Spark unchanged and nothing is staged.
     atomic: bool = True
 

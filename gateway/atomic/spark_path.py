@@ -10,7 +10,7 @@ import logging
 from typing import Optional
 
 from .parse import WriteRequest
-from .protocol import TwoPhaseCatalogTable
+from .protocol import TwoPhaseCatalogTable, WriteStep
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +51,7 @@ class SparkWrite(TwoPhaseCatalogTable):
 
     def __init__(self, request: Optional[WriteRequest], text: str, atomic: bool, reason: str) -> None:
         self.request = request
-        self.statements = [text]
+        self.statements = [WriteStep(text)]
         self.atomic = atomic
         self.reason = reason
 

@@ -23,7 +23,7 @@ from .files import TableFiles
 from .journal import Journal
 from .metastore import SessionCatalog
 from .parse import WriteRequest
-from .protocol import TwoPhaseCatalogTable
+from .protocol import TwoPhaseCatalogTable, WriteStep
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ class StagedWrite(TwoPhaseCatalogTable):
         self.request = request
         self.catalog = SessionCatalog(spark)
         self.files = TableFiles(spark)
-        self.statements: list[str] = []
+        self.statements: list[WriteStep] = []
 
     @classmethod
     def new(cls, spark, journal: Journal, request: WriteRequest, db: str, table: str) -> "StagedWrite":
@@ -105,7 +105,7 @@ class StagedCreate(StagedWrite):
     def begin_transaction(self) -> None:
         self.entry["staging_path"] = self.catalog.database_location(self.db) + "/" + self.staging.lower()
         self._record(phases.WRITING)
-        self.statements = [self.request.against(self.catalog.ident(self.db, self.staging))]
+        self.statements = [WriteStep(self.request.against(self.catalog.ident(self.db, self.staging)))]
 
     def commit(self, written_rows: Optional[int]) -> dict:
         self._record(phases.PUBLISHING)
@@ -135,7 +135,7 @@ class StagedReplace(StagedWrite):
         self.entry["backup"] = BACKUP_PREFIX + self.entry["txid"]
         self.entry["staging_path"] = self.catalog.database_location(self.db) + "/" + self.staging.lower()
         self._record(phases.WRITING)
-        self.statements = [self.request.against(self.catalog.ident(self.db, self.staging))]
+        self.statements = [WriteStep(self.request.against(self.catalog.ident(self.db, self.staging)))]
 
     def commit(self, written_rows: Optional[int]) -> dict:
         self._record(phases.PUBLISHING)
@@ -186,9 +186,12 @@ class StagedOverwrite(StagedWrite):
         staging = self.catalog.ident(self.db, self.staging)
         self.statements = []
         if partitions:
-            # A partitioned overwrite may keep other partitions: start from a copy of the table.
-            self.statements.append(f"INSERT INTO {staging} SELECT * FROM {self.catalog.ident(self.db, self.table)}")
-        self.statements.append(self.request.against(staging))
+            # A partitioned overwrite may keep other partitions: start from a copy of the table
+            # (all partitions dynamic, which Hive-format tables allow only in nonstrict mode).
+            self.statements.append(WriteStep(
+                f"INSERT INTO {staging} SELECT * FROM {self.catalog.ident(self.db, self.table)}",
+                {"hive.exec.dynamic.partition": "true", "hive.exec.dynamic.partition.mode": "nonstrict"}))
+        self.statements.append(WriteStep(self.request.against(staging)))
 
     def staged_rows(self) -> Optional[int]:
         return None  # the staging table also holds the copied rows; only Spark's metrics know the written ones

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 from typing import Optional
+from urllib.parse import urlparse
 
 from ..errors import InvalidStatementError, OperationStateError
 from ..models import OperationStatus
@@ -15,7 +16,7 @@ from ..statements import Statement
 from .journal import Journal
 from .metastore import SESSION_CATALOG, SessionCatalog
 from .parse import WriteAction, WriteRequest, parse_write
-from .protocol import TwoPhaseCatalogTable
+from .protocol import TwoPhaseCatalogTable, WriteStep
 from .spark_path import SparkWrite, supports_staging, written_rows
 from .staged import StagedCreate, StagedOverwrite, StagedReplace, StagedWrite
 
@@ -36,11 +37,11 @@ class AtomicWriter:
         table = self.two_phase_table(spark, statement.text)
         if table is None:
             return None  # CREATE TABLE IF NOT EXISTS of a table that exists: nothing to do
-        table.begin_transaction()
         try:
+            table.begin_transaction()
             df = None
-            for sql in table.statements:
-                df = spark.sql(sql)
+            for step in table.statements:
+                df = _run_step(spark, step)
             rows = table.staged_rows() if isinstance(table, StagedWrite) else None
             if rows is None and df is not None:
                 rows = written_rows(df)
@@ -71,6 +72,9 @@ class AtomicWriter:
         if request.action is WriteAction.INSERT_OVERWRITE:
             if kind in (None, "VIEW") or (len(request.name_parts) == 1 and _is_temp_view(spark, name)):
                 return SparkWrite(request, text, False, "not a table of the session catalog")  # Spark reports it
+            if not _same_file_system(metastore.location(db, name), metastore.database_location(db)):
+                return SparkWrite(request, text, False, "the table lies on another file system than its "
+                                  "database, so its files cannot be swapped; Spark ran the statement unchanged")
             return StagedOverwrite.new(spark, self.journal, request, db, name)
         if kind == "VIEW":
             raise InvalidStatementError(
@@ -102,7 +106,8 @@ class AtomicWriter:
             return table.commit(rows)
 
         def commit() -> dict:
-            if operation.status is not OperationStatus.RUNNING:
+            # A SparkWrite has already been committed by Spark itself; only staged writes can still refuse.
+            if operation.status is not OperationStatus.RUNNING and isinstance(table, StagedWrite):
                 raise OperationStateError(
                     f"operation {operation.handle} was {operation.status.value.lower()} before its write "
                     f"was committed; nothing was published")
@@ -126,6 +131,26 @@ class AtomicWriter:
         finally:
             for key, value in saved.items():
                 sc.setLocalProperty(key, value)
+
+
+def _run_step(spark, step: WriteStep):
+    """Run one statement of the write job with its own settings, then put the session's back."""
+    saved = {key: spark.conf.get(key, None) for key in step.conf}
+    for key, value in step.conf.items():
+        spark.conf.set(key, value)
+    try:
+        return spark.sql(step.sql)
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                spark.conf.unset(key)
+            else:
+                spark.conf.set(key, value)
+
+
+def _same_file_system(a: str, b: str) -> bool:
+    first, second = urlparse(a), urlparse(b)
+    return (first.scheme or "file", first.netloc) == (second.scheme or "file", second.netloc)
 
 
 def _resolve(spark, request: WriteRequest) -> tuple[str, str, str]:
