@@ -16,6 +16,7 @@ from .modules import FunctionOrigin, ModuleInfo, ModuleTypeInfo  # noqa: E402
 from .service import GatewayService  # noqa: E402
 from .plans import (Difference, PlanExistsError, PlanFormatError, PlanMismatchError,  # noqa: E402
                     PlanPathError, function_versions)
+from .atomic import TwoPhaseCatalogTable, is_staging_name  # noqa: E402  (FLIP-305)
 
 __all__ = [
     "GatewayService", "WorkbenchConfig", "load_config",
@@ -30,3 +31,4 @@ __all__ = [
     "Difference", "PlanExistsError", "PlanFormatError", "PlanMismatchError", "PlanPathError",
     "function_versions",
 ]
+__all__ += ["TwoPhaseCatalogTable", "is_staging_name"]  # atomic writes (FLIP-305)

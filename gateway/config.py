@@ -71,6 +71,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("rest.token", "", "Bearer token every REST request must carry (empty: no token, loopback only)."),
     Setting("rest.max_request_bytes", 4 * 1024 * 1024, "Largest REST request body (JSON) accepted."),
     Setting("rest.max_upload_bytes", 128 * 1024 * 1024, "Largest jar accepted by the REST upload."),
+    Setting("atomic_writes.enabled", True,
+            "Run CTAS, REPLACE TABLE AS SELECT and INSERT OVERWRITE as staged two-phase writes (FLIP-305)."),
 )
 _BY_KEY = {s.key: s for s in SETTINGS}
 

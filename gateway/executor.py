@@ -13,7 +13,7 @@ from typing import Callable, Optional
 from .arrow_stream import ArrowBatchStream, local_result
 from .errors import InvalidStatementError
 from .models import Column, OperationStatus, StatementSummary
-from .operation import Operation
+from .operation import Operation, bind_current
 from .serialization import error_json, type_json
 from .statements import Statement, StatementKind, split_script
 
@@ -62,6 +62,7 @@ class StatementRunner:
         restore: dict = {}
         locked = False
         current: Optional[Statement] = None
+        bind_current(operation)  # handlers see their operation (atomic writes commit through it)
         try:
             session.run_lock.acquire()
             locked = True
@@ -114,6 +115,7 @@ class StatementRunner:
                 session.run_lock.release()
             for key in ("spark.jobGroup.id", "spark.job.description", "spark.job.interruptOnCancel"):
                 sc.setLocalProperty(key, None)
+            bind_current(None)
             operation.done.set()
 
     def _drain(self, df, timezone: str) -> int:

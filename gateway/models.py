@@ -123,6 +123,8 @@ class OperationInfo:
     exception: Optional[dict] = None
     job_ids: list[int] = field(default_factory=list)
     statements: list[StatementSummary] = field(default_factory=list)
+    # Tables an atomic write published (FLIP-305): {"table", "action", "rows", "location", "atomic"}.
+    committed: list[dict] = field(default_factory=list)
 
     @property
     def duration_s(self) -> Optional[float]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional, TypeVar
 
 from .errors import OperationNotFoundError, OperationStateError
 from .handles import OperationHandle
@@ -21,6 +21,17 @@ if TYPE_CHECKING:
 
 
 CANCEL_RETRY_S = 60.0
+T = TypeVar("T")
+_running = threading.local()
+
+
+def current_operation() -> Optional["Operation"]:
+    """The operation whose statements run on this worker thread (for handlers bound to its lifecycle)."""
+    return getattr(_running, "operation", None)
+
+
+def bind_current(operation: Optional["Operation"]) -> None:
+    _running.operation = operation
 
 
 class Operation:
@@ -39,6 +50,7 @@ class Operation:
         self.ended_at: Optional[float] = None
         self.exception: Optional[dict] = None
         self.summaries: list[StatementSummary] = []
+        self.committed: list[dict] = []  # what atomic writes published (FLIP-305)
         self._status = OperationStatus.INITIALIZED
         self._lock = threading.RLock()
         self._timer: Optional[threading.Timer] = None
@@ -64,6 +76,18 @@ class Operation:
                 self._timer.cancel()
             return True
 
+    def commit_while_running(self, commit: Callable[[], T], finish: bool) -> T:
+        """Run ``commit`` holding off cancel, timeout and close; with ``finish``, become FINISHED with it.
+
+        ``commit`` checks that the operation is still RUNNING; a cancel that arrives meanwhile
+        waits and then finds the operation FINISHED, so a published write is never reported canceled.
+        """
+        with self._lock:
+            result = commit()
+            if finish:
+                self.transition(OperationStatus.FINISHED)
+            return result
+
     def start_timer(self, on_timeout: Callable[["Operation"], None]) -> None:
         if self.timeout_ms > 0:
             self._timer = threading.Timer(self.timeout_ms / 1000.0, on_timeout, args=(self,))
@@ -82,7 +106,7 @@ class Operation:
             and len(self.fetcher.columns) > 0,
             statement=self.statement, submitted_at=self.submitted_at, started_at=self.started_at,
             ended_at=self.ended_at, rows_fetched=self.fetcher.rows_fetched, exception=self.exception,
-            job_ids=sorted(job_ids), statements=list(self.summaries))
+            job_ids=sorted(job_ids), statements=list(self.summaries), committed=list(self.committed))
 
 
 class OperationManager:

@@ -10,6 +10,7 @@ from typing import Callable, Iterator, Optional
 
 from . import __version__
 from .api import GatewayServiceContract
+from .atomic import install_atomic_writes
 from .catalog import CatalogBrowser
 from .completion import complete
 from .config import WorkbenchConfig, load_config
@@ -68,6 +69,7 @@ class GatewayService(GatewayServiceContract):
         install_modules(self)
         self.resource_feature = install_resources(self)
         install_plans(self)
+        install_atomic_writes(self)
         self._stopped = False
 
     @classmethod

@@ -1,0 +1,76 @@
+"""A workbench process for the SIGKILL tests: its own data directory and its own Spark.
+
+    python tests/atomic_child.py PLAN_JSON
+
+The plan: {"data_dir", "setup": [sql], "write": sql | null, "crash_at": step | null}.
+Start-up runs the gateway (and so the journal recovery), then the child prints one JSON
+line per event on stdout: "recovered" (the repair report), "state" (tables, rows, files,
+journal), "writing" (the write is submitted), "done" (the write's outcome and state).
+With ``crash_at`` set the process kills itself at that publishing step; otherwise the test
+kills it with SIGKILL while the write runs.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+TABLES = ("ct", "rt", "io")
+
+
+def emit(event: str, **data) -> None:
+    print(json.dumps({"event": event, **data}, default=str), flush=True)
+
+
+def state(gateway, session, data_dir: Path) -> dict:
+    from tests.conftest import run_all
+
+    tables = sorted(r[1] for r in run_all(gateway, session, "SHOW TABLES IN default")[1])
+    rows = {t: sorted(run_all(gateway, session, f"SELECT id, k FROM default.{t}")[1]) for t in TABLES if t in tables}
+    warehouse = data_dir / "warehouse"
+    files = sorted(str(p.relative_to(warehouse)) for p in warehouse.rglob("*"))
+    return {"tables": tables, "rows": rows, "files": files, "journal": sorted(os.listdir(data_dir / "atomic"))}
+
+
+def main() -> None:
+    plan = json.loads(sys.argv[1])
+    data_dir = Path(plan["data_dir"])
+    if plan.get("crash_at"):
+        os.environ["WORKBENCH_ATOMIC_CRASH_AT"] = plan["crash_at"]
+    from gateway import GatewayService, OperationStatus, load_config
+    from tests.conftest import run_all
+
+    config = load_config(ROOT / "workbench.toml", environ={}).with_overrides(
+        data_dir=str(data_dir), spark__master="local[2]",
+        spark__conf={"spark.sql.shuffle.partitions": "2", "spark.driver.memory": "512m"},
+        session__idle_timeout_s=0)
+    gateway = GatewayService(config)
+    emit("recovered", report=gateway.atomic_recovered)
+    session = gateway.open_session(name="atomic-child")
+    emit("state", **state(gateway, session, data_dir))
+    for sql in plan.get("setup", []):
+        run_all(gateway, session, sql)
+    if plan.get("setup"):
+        emit("state", **state(gateway, session, data_dir))
+    if plan.get("write"):
+        op = gateway.execute_statement(session, plan["write"])
+        emit("writing")
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            info = gateway.get_operation_info(session, op)
+            if info.status in (OperationStatus.FINISHED, OperationStatus.ERROR) and info.ended_at:
+                break
+            time.sleep(0.05)
+        info = gateway.get_operation_info(session, op)
+        emit("done", status=info.status.value, committed=info.committed, error=info.exception,
+             **state(gateway, session, data_dir))
+    gateway.shutdown()
+
+
+if __name__ == "__main__":
+    main()
