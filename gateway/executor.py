@@ -8,6 +8,7 @@ collected at once and handed over complete, so one fetch returns its rows and it
 """
 from __future__ import annotations
 
+import functools
 import logging
 from typing import Callable, Iterable, Optional
 
@@ -26,6 +27,14 @@ StatementHandler = Callable[["object", Statement], Optional[object]]
 _ACTIVE = (OperationStatus.PENDING, OperationStatus.RUNNING, OperationStatus.FINISHED)
 
 
+_CACHED_TEXT_CHARS = 10_000
+
+
+@functools.lru_cache(maxsize=64)
+def _split_cached(text: str, max_chars: int) -> tuple[Statement, ...]:
+    return tuple(split_script(text, max_chars))
+
+
 def result_columns(schema) -> list[Column]:
     return [Column(f.name, type_json(f.dataType, f.nullable)) for f in schema.fields]
 
@@ -40,7 +49,11 @@ class StatementRunner:
         self.handlers[kind] = handler
 
     def split(self, text: str) -> list[Statement]:
-        return split_script(text, self.max_chars)
+        # The service splits a text to refuse bad input before queuing it, the worker again to
+        # run it: the cache makes the second split free (statements are immutable).
+        if len(text) > _CACHED_TEXT_CHARS:
+            return split_script(text, self.max_chars)
+        return list(_split_cached(text, self.max_chars))
 
     def dataframe(self, session, statement: Statement):
         handler = self.handlers.get(statement.kind)
