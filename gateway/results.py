@@ -106,6 +106,11 @@ class ResultFetcher:
     def is_closed(self) -> bool:
         return self._closed_reason is not None
 
+    @property
+    def ended(self) -> bool:
+        """The producer is through (all rows put, or failed): it starts no more Spark work."""
+        return self._done
+
     def _drop_buffer(self) -> None:
         self._batches.clear()
         self.buffered_rows = 0
