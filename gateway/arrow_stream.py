@@ -14,6 +14,7 @@ packed into Arrow batches.
 """
 from __future__ import annotations
 
+import re
 from typing import Iterator, Optional
 
 import pyarrow as pa
@@ -43,10 +44,12 @@ def proven_max_rows(df) -> Optional[int]:
     Connect) nothing is proven and the result streams.
     """
     try:
-        bound = df._jdf.queryExecution().optimizedPlan().maxRows()
-        return int(bound.get()) if bound.isDefined() else None
+        # Scala's Option as text ("Some(10)" or "None"): one Py4J round trip fewer than asking it.
+        bound = str(df._jdf.queryExecution().optimizedPlan().maxRows().toString())
     except Exception:  # no JVM, or a Spark whose plan API differs: stream it
         return None
+    match = re.fullmatch(r"Some\((\d+)\)", bound)
+    return int(match.group(1)) if match else None
 
 
 def is_small(df) -> bool:
