@@ -1,40 +1,108 @@
-"""Stream a DataFrame's result to Python as Arrow record batches, one partition at a time.
+"""Get a DataFrame's result into Python as Arrow: small results at once, others streamed.
 
-This is the one adapter that reaches into the JVM: ``Dataset.toArrowBatchRdd`` served by
-``PythonRDD.toLocalIteratorAndServe`` runs one Spark job per partition, only when the
-previous partition has been read, so the producer waits for the client and the driver
-holds at most one partition. It moves rows as fast as ``toArrow()`` (measured: 0.7 s for
-1,000,000 rows x 5 columns). Where the JVM is not reachable (e.g. Spark Connect) it falls
-back to the public ``toLocalIterator()`` with rows packed into Arrow batches.
+Small results (``small_result``): rows already in the driver (a command's output, a VALUES
+list) or a plan that Spark proves small (a global LIMIT, one aggregate row, a short range)
+are taken with one ``collect()``, exactly as a direct ``spark.sql(q).collect()`` does: no
+Spark job for driver-side rows, one job otherwise.
+
+Everything else streams (``ArrowBatchStream``): this is the one adapter that reaches into the
+JVM: ``Dataset.toArrowBatchRdd`` served by ``PythonRDD.toLocalIteratorAndServe`` runs one Spark
+job per partition, the next one computed while the client reads the current one, so the driver
+holds at most two partitions and the producer waits for the client. Where the JVM is not
+reachable (e.g. Spark Connect) it falls back to the public ``toLocalIterator()`` with rows
+packed into Arrow batches.
 """
 from __future__ import annotations
 
+import re
 from typing import Iterator, Optional
 
 import pyarrow as pa
 
 FALLBACK_BATCH_ROWS = 10_000
+# Results Spark proves to have at most this many rows are collected in one go (one job for
+# every partition, as direct collect() does) instead of streamed partition by partition.
+SMALL_RESULT_ROWS = 1000
 
 
-def arrow_schema(df, timezone: str) -> pa.Schema:
+def arrow_schema(schema, timezone: str) -> pa.Schema:
+    """The Arrow schema of a Spark ``StructType`` (zoned timestamps in ``timezone``)."""
     from pyspark.sql.pandas.types import to_arrow_schema
 
-    return to_arrow_schema(df.schema, timezone=timezone)
+    return to_arrow_schema(schema, timezone=timezone)
 
+
+# ---------------------------------------------------------------------------------------------
+# Small results
+# ---------------------------------------------------------------------------------------------
+
+def proven_max_rows(df) -> Optional[int]:
+    """The most rows Spark can prove the result has (the optimized plan's ``maxRows``), or None.
+
+    JVM adapter: a global LIMIT n proves n, an aggregate without GROUP BY 1, ``range(10)`` 10,
+    a join of bounded sides their product; a table scan proves nothing. Without the JVM (Spark
+    Connect) nothing is proven and the result streams.
+    """
+    try:
+        # Scala's Option as text ("Some(10)" or "None"): one Py4J round trip fewer than asking it.
+        bound = str(df._jdf.queryExecution().optimizedPlan().maxRows().toString())
+    except Exception:  # no JVM, or a Spark whose plan API differs: stream it
+        return None
+    match = re.fullmatch(r"Some\((\d+)\)", bound)
+    return int(match.group(1)) if match else None
+
+
+def is_small(df) -> bool:
+    """True when collecting the result at once is bounded: its rows are already in the driver
+    (``isLocal``: command output, VALUES) or Spark proves at most ``SMALL_RESULT_ROWS``."""
+    if df.isLocal():
+        return True
+    bound = proven_max_rows(df)
+    return bound is not None and bound <= SMALL_RESULT_ROWS
+
+
+def small_result(df, schema) -> pa.Table:
+    """Collect a small result (see ``is_small``) as one Arrow table, timestamps in UTC."""
+    return rows_to_arrow(df.collect(), schema)
+
+
+def rows_to_arrow(rows: list, schema) -> pa.Table:
+    """Spark ``Row`` objects (from ``collect()``) as an Arrow table of ``schema``.
+
+    PySpark's own converter: it turns a naive local ``datetime`` of a zoned timestamp back into
+    its UTC instant, so both paths give the same values.
+    """
+    if not rows:
+        return arrow_schema(schema, "UTC").empty_table()
+    from pyspark.sql.conversion import LocalDataToArrowConversion
+
+    return LocalDataToArrowConversion.convert(rows, schema, use_large_var_types=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# Streamed results
+# ---------------------------------------------------------------------------------------------
 
 class ArrowBatchStream:
-    """Iterator of ``pyarrow.RecordBatch`` over a DataFrame; call ``close()`` to stop early."""
+    """Iterator of ``(pyarrow.RecordBatch, is_last)`` over a DataFrame; ``close()`` stops early.
 
-    def __init__(self, df, timezone: str) -> None:
-        self.schema = arrow_schema(df, timezone)
+    ``is_last`` marks the result's final batch as soon as it is read (one batch of look-ahead
+    inside the last partition), so the client gets the end with the last rows.
+    """
+
+    def __init__(self, df, schema, timezone: str) -> None:
+        self.schema = arrow_schema(schema, timezone)
         self._sockfile = self._sock = self._server = None
         self._rows = None
+        self._spark_schema = schema
+        self.partitions = 0
         self.used_fallback = False
         try:
             jvm = df.sparkSession.sparkContext._jvm
             jrdd = df._jdf.toArrowBatchRdd()
+            self.partitions = jrdd.getNumPartitions()
             serve = jvm.org.apache.spark.api.python.PythonRDD.toLocalIteratorAndServe
-            port, secret, self._server = serve(jrdd, False)
+            port, secret, self._server = serve(jrdd, True)  # prefetch: compute the next partition early
         except AttributeError:
             self.used_fallback = True
             self._rows = df.toLocalIterator()
@@ -44,45 +112,44 @@ class ArrowBatchStream:
         self._sockfile, self._sock = local_connect_and_auth(port, secret)
         self._sock.settimeout(None)
 
-    def __iter__(self) -> Iterator[pa.RecordBatch]:
+    def __iter__(self) -> Iterator[tuple[pa.RecordBatch, bool]]:
         if self.used_fallback:
-            yield from self._fallback_batches()
+            yield from _mark_last(self._fallback_batches())
             return
         from pyspark.serializers import NoOpSerializer, read_int, write_int
 
         frames = NoOpSerializer()
-        while self._sockfile is not None:
+        for index in range(self.partitions):
+            if self._sockfile is None:
+                return
             write_int(1, self._sockfile)  # ask for the next partition
             self._sockfile.flush()
             status = read_int(self._sockfile)
             if status == 1:
-                for raw in frames.load_stream(self._sockfile):
-                    yield pa.ipc.read_record_batch(pa.py_buffer(raw), self.schema)
+                batches = (pa.ipc.read_record_batch(pa.py_buffer(raw), self.schema)
+                           for raw in frames.load_stream(self._sockfile))
+                if index < self.partitions - 1:
+                    yield from ((batch, False) for batch in batches)
+                else:
+                    yield from _mark_last(batches)
             elif status == 0:
-                self._release()
-                return
+                break
             else:  # the JVM failed: raise its exception
                 server, self._server = self._server, None
                 self._release()
                 server.getResult()
                 return
+        self.close()
 
     def _fallback_batches(self) -> Iterator[pa.RecordBatch]:
         chunk: list = []
-        names = self.schema.names
         for row in self._rows:
-            chunk.append(tuple(row))
+            chunk.append(row)
             if len(chunk) >= FALLBACK_BATCH_ROWS:
-                yield self._pack(chunk, names)
+                yield from rows_to_arrow(chunk, self._spark_schema).to_batches()
                 chunk = []
         if chunk:
-            yield self._pack(chunk, names)
-
-    def _pack(self, rows: list, names: list) -> pa.RecordBatch:
-        columns = list(zip(*rows))
-        return pa.RecordBatch.from_arrays(
-            [pa.array(list(col), type=self.schema.field(i).type) for i, col in enumerate(columns)],
-            schema=self.schema)
+            yield from rows_to_arrow(chunk, self._spark_schema).to_batches()
 
     def close(self) -> None:
         """Tell Spark to stop serving partitions and drop the connection."""
@@ -106,10 +173,12 @@ class ArrowBatchStream:
         self._sockfile = self._sock = None
 
 
-def local_result(df, timezone: str) -> Optional[pa.Table]:
-    """A command's already-computed result (``df.isLocal()``) as one Arrow table, else None."""
-    if not df.columns:
-        return pa.table({})
-    if df.isLocal():
-        return df.toArrow()
-    return None
+def _mark_last(batches: Iterator[pa.RecordBatch]) -> Iterator[tuple[pa.RecordBatch, bool]]:
+    """Pair each batch with whether it is the last one, reading one batch ahead."""
+    held = None
+    for batch in batches:
+        if held is not None:
+            yield held, False
+        held = batch
+    if held is not None:
+        yield held, True

@@ -148,8 +148,9 @@ class OperationManager:
             raise OperationStateError(
                 f"operation {operation.handle} is {previous.value}; it can no longer be "
                 f"{'canceled' if target == OperationStatus.CANCELED else target.value.lower()}")
+        ended = operation.fetcher.ended  # read before close: then no Spark job can be left to stop
         operation.fetcher.close(reason)
-        if not operation.done.is_set():
+        if not operation.done.is_set() and not ended:
             threading.Thread(target=self._cancel_until_done, args=(operation,),
                              name=f"gateway-cancel-{operation.handle}", daemon=True).start()
         if target == OperationStatus.CLOSED:

@@ -48,9 +48,14 @@ class ResultFetcher:
             self.columns = columns
             self._cond.notify_all()
 
-    def put(self, batch: pa.RecordBatch) -> bool:
-        """Add a batch, waiting while the buffer is full; False once the consumer is gone."""
+    def put(self, batch: pa.RecordBatch, last: bool = False) -> bool:
+        """Add a batch, waiting while the buffer is full; False once the consumer is gone.
+
+        ``last`` ends the result in the same step, so the page with the last rows is the EOS page.
+        """
         if batch.num_rows == 0:
+            if last:
+                self.finish()
             return self._closed_reason is None
         size = batch.nbytes
         with self._cond:
@@ -66,15 +71,20 @@ class ResultFetcher:
             self.rows_produced += batch.num_rows
             self.peak_rows = max(self.peak_rows, self.buffered_rows)
             self.peak_bytes = max(self.peak_bytes, self.buffered_bytes)
+            if last:
+                self._mark_done()
             self._cond.notify_all()
             return True
 
     def finish(self) -> None:
         with self._cond:
-            self._done = True
-            if self.columns is None:
-                self.columns = []
+            self._mark_done()
             self._cond.notify_all()
+
+    def _mark_done(self) -> None:
+        self._done = True
+        if self.columns is None:
+            self.columns = []
 
     def fail(self, error: dict) -> None:
         with self._cond:
@@ -95,6 +105,11 @@ class ResultFetcher:
     @property
     def is_closed(self) -> bool:
         return self._closed_reason is not None
+
+    @property
+    def ended(self) -> bool:
+        """The producer is through (all rows put, or failed): it starts no more Spark work."""
+        return self._done
 
     def _drop_buffer(self) -> None:
         self._batches.clear()

@@ -5,6 +5,7 @@ import pytest
 
 from gateway import (InvalidStatementError, InvalidTokenError, OperationHandle, OperationNotFoundError,
                      OperationStateError, OperationStatus, OperationType, ResultType)
+from gateway.arrow_stream import is_small
 from tests.conftest import run_all, wait_for
 
 # Each row sleeps a second in the task; Thread.sleep answers the interrupt that a cancel sends.
@@ -20,7 +21,7 @@ def running_jobs(gateway, operation):
 
 def test_execute_fetch_types_and_status(gateway, session):
     op = gateway.execute_statement(session, "SELECT CAST(1 AS BIGINT) AS id, 'Jay' AS name")
-    assert wait_for(lambda: gateway.get_operation_info(session, op).status == OperationStatus.FINISHED)
+    assert wait_for(lambda: gateway.get_operation_info(session, op).status == OperationStatus.FINISHED, 60)
     info = gateway.get_operation_info(session, op)
     assert info.type == OperationType.EXECUTE_STATEMENT and info.has_result
     schema = gateway.get_operation_result_schema(session, op)
@@ -94,6 +95,60 @@ def test_operation_level_config_applies_to_that_operation_only(gateway, session)
     rows = run_all(gateway, session, "SELECT 1/0", config={"spark.sql.ansi.enabled": "false"})[1]
     assert rows == [[None]]
     assert run_all(gateway, session, "SELECT 1/0")[2].exception["error_class"] == "DIVIDE_BY_ZERO"
+
+
+@pytest.mark.parametrize("statement, rows", [
+    ("SELECT 1 AS x", [[1]]),
+    ("SHOW DATABASES LIKE 'default'", [["default"]]),
+    ("SELECT id FROM range(0, 100000000, 1, 4) LIMIT 3", [[0], [1], [2]]),
+    ("SELECT count(*) FROM range(0, 1000, 1, 3)", [[1000]]),
+])
+def test_a_small_result_comes_whole_in_one_fetch(gateway, session, statement, rows):
+    op = gateway.execute_statement(session, statement)
+    pages = list(gateway.iter_results(session, op, timeout_s=60))
+    assert [p.result_type for p in pages] == [ResultType.EOS] and pages[0].rows == rows
+    gateway.close_operation(session, op)
+
+
+def test_driver_side_rows_run_no_spark_job(gateway, session):
+    op = gateway.execute_statement(session, "VALUES (1, 'a'), (2, 'b')")
+    assert [p.rows for p in gateway.iter_results(session, op, timeout_s=60)] == [[[1, "a"], [2, "b"]]]
+    assert list(gateway.root.sparkContext.statusTracker().getJobIdsForGroup(f"workbench-op-{op}")) == []
+    gateway.close_operation(session, op)
+
+
+ALL_TYPES = """
+    SELECT id, id * 1.5D AS d, CAST(id AS DECIMAL(10,2)) AS dec, CAST(id AS DECIMAL(30,0)) AS big,
+           concat('r', id) AS s, CAST(concat('b', id) AS BINARY) AS bin, id % 2 = 0 AS flag,
+           date_add(DATE'2020-01-01', CAST(id AS INT)) AS dt,
+           TIMESTAMP'2020-01-01 10:00:00.5' + make_interval(0, 0, 0, 0, 0, 0, id) AS ts,
+           TIMESTAMP_NTZ'2020-01-01 10:00:00' AS ntz, array(TIMESTAMP'2020-01-01 10:00:00', NULL) AS arr,
+           map('k', id) AS m, named_struct('t', TIMESTAMP_NTZ'2021-01-01 00:00:00', 'n', CAST(NULL AS STRING)) AS st,
+           CAST(NULL AS DOUBLE) AS nothing, CAST('NaN' AS DOUBLE) AS nan
+    FROM {source}"""
+
+
+def test_same_rows_whether_collected_or_streamed(gateway, session):
+    gateway.configure_session(session, "SET spark.sql.session.timeZone = America/Los_Angeles")
+    collected = ALL_TYPES.format(source="range(3)")
+    streamed = ALL_TYPES.format(source="(SELECT explode(sequence(0L, 2L)) AS id)")
+    spark = gateway.sessions.get(session).spark
+    assert is_small(spark.sql(collected)) and not is_small(spark.sql(streamed))
+    fast, slow = run_all(gateway, session, collected)[1], run_all(gateway, session, streamed)[1]
+    assert fast == slow and len(fast) == 3
+    assert fast[1] == [1, 1.5, 1.0, "1", "r1", "YjE=", False, "2020-01-02", "2020-01-01T18:00:01.500000Z",
+                       "2020-01-01T10:00:00.000000", ["2020-01-01T18:00:00.000000Z", None], {"k": 1},
+                       {"t": "2021-01-01T00:00:00.000000", "n": None}, None, "nan"]
+
+
+def test_cancel_stops_a_collected_query(gateway, session):
+    statement = f"SELECT count(*) FROM ({SLOW_QUERY})"  # one row: collected, not streamed
+    assert is_small(gateway.sessions.get(session).spark.sql(statement))
+    op = gateway.execute_statement(session, statement)
+    assert wait_for(lambda: running_jobs(gateway, op), timeout_s=30), "the slow query never started a job"
+    gateway.cancel_operation(session, op)
+    assert wait_for(lambda: not running_jobs(gateway, op), timeout_s=2.0)
+    assert run_all(gateway, session, "SELECT 7")[1] == [[7]]
 
 
 def test_cancel_stops_the_spark_job(gateway, session):

@@ -36,6 +36,28 @@ def test_pages_follow_tokens_and_replay():
     assert [r[0] for r in last.rows] == list(range(20, 25))
 
 
+def test_the_last_batch_ends_the_result_in_the_same_page():
+    f = fetcher(page_rows=10)
+    f.put(batch(0, 10))
+    f.put(batch(10, 5), last=True)
+    first, second = f.fetch(0), f.fetch(1)
+    assert first.result_type == ResultType.PAYLOAD and len(first.rows) == 10
+    assert second.result_type == ResultType.EOS and second.next_token is None
+    assert [r[0] for r in second.rows] == list(range(10, 15))
+    small = fetcher(page_rows=10)
+    small.put(batch(0, 3), last=True)
+    only = small.fetch(0)
+    assert only.result_type == ResultType.EOS and [r[0] for r in only.rows] == [0, 1, 2]
+
+
+def test_an_empty_last_batch_still_ends_the_result():
+    f = fetcher()
+    f.put(batch(0, 4))
+    f.put(batch(4, 0), last=True)
+    page = f.fetch(0)
+    assert page.result_type == ResultType.EOS and len(page.rows) == 4
+
+
 def test_not_ready_does_not_consume_the_token():
     f = fetcher()
     page = f.fetch(0)
