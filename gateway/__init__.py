@@ -9,10 +9,13 @@ from .handles import OperationHandle, SessionHandle  # noqa: E402
 from .models import (Column, FunctionDetail, FunctionInfo, FunctionKind, OperationInfo,  # noqa: E402
                      OperationStatus, OperationType, ResultSet, ResultType, TableDetail, TableInfo,
                      TableKind)
+from .completion import Candidate  # noqa: E402
+from .progress import JobProgress, OperationProgress, StageProgress  # noqa: E402
 from .service import GatewayService  # noqa: E402
 
 __all__ = [
-    "GatewayService", "WorkbenchConfig", "load_config",
+    "GatewayService", "WorkbenchConfig", "load_config", "Candidate",
+    "OperationProgress", "JobProgress", "StageProgress",
     "SessionHandle", "OperationHandle",
     "OperationStatus", "OperationType", "ResultType", "ResultSet", "OperationInfo", "Column",
     "TableKind", "TableInfo", "TableDetail", "FunctionKind", "FunctionInfo", "FunctionDetail",
