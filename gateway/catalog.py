@@ -142,6 +142,13 @@ class CatalogBrowser:
             statistics=extended.get("Statistics"), comment=table.description, table_type=table.tableType,
             extended=extended)
 
+    def show_create_table(self, name: str) -> str:
+        """The table's DDL from SHOW CREATE TABLE (for a temporary view: its defining query, if known)."""
+        quoted = quote_name(name)
+        rows = _spark_call(f"SHOW CREATE TABLE {name}",
+                           lambda: self.spark.sql(f"SHOW CREATE TABLE {quoted}").collect())
+        return "\n".join(r[0] for r in rows)
+
     def get_function(self, name: str) -> FunctionDetail:
         rows = _spark_call(f"function {name}",
                            lambda: self.spark.sql(f"DESCRIBE FUNCTION EXTENDED {quote_name(name)}").collect())

@@ -313,6 +313,11 @@ class GatewayService(GatewayServiceContract):
         return self._catalog(session).get_table(name)
 
     @_wrapped
+    def get_table_ddl(self, session: SessionHandle, name: str) -> str:
+        """SHOW CREATE TABLE for the table or view ``name``."""
+        return self._catalog(session).show_create_table(name)
+
+    @_wrapped
     def get_function(self, session: SessionHandle, name: str) -> FunctionDetail:
         return self._catalog(session).get_function(name)
 
