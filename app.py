@@ -20,10 +20,20 @@ _SESSION_STATE = ("current_run", "history", "history_counter", "editor_request",
                   "schema_generation")
 
 
-@st.cache_resource(show_spinner="Starting Spark (about 10 s on first start)…")
+@st.cache_resource(show_spinner="Starting Spark and the metastore (10-30 s on first start)…")
 def get_gateway() -> GatewayService:
-    """One gateway (and one root SparkSession) per process, shared by all browser sessions."""
-    return GatewayService()
+    """One gateway (and one root SparkSession) per process, shared by all browser sessions.
+
+    The metastore is touched once here, under the spinner, so its cold start (20 s and more
+    for a new embedded Derby database) does not land on a user's first click or keystroke.
+    """
+    gateway = GatewayService()
+    warm_up = gateway.open_session(name="warm-up")
+    try:
+        gateway.list_databases(warm_up)
+    finally:
+        gateway.close_session(warm_up)
+    return gateway
 
 
 def bind_session(gateway: GatewayService) -> str:

@@ -262,6 +262,10 @@ class GatewayService(GatewayServiceContract):
         """Like complete_statement, with each candidate's kind and detail (column type, signature)."""
         return self.completer.complete(self.sessions.get(session), statement, position)
 
+    def warm_completion(self, session: SessionHandle) -> None:
+        """Start loading the session's completion cache in the background (the UI does on first render)."""
+        self.completer.warm(self.sessions.get(session))
+
     def refresh_completion(self, session: SessionHandle) -> None:
         """Drop the session's completion cache (the catalog changed behind the gateway's back)."""
         self.completer.invalidate(self.sessions.get(session))

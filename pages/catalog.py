@@ -15,4 +15,4 @@ with detail:
         catalog_panel.render_detail(gateway, session, selected)
     else:
         st.info("Pick a table or view on the left to see its columns, partitioning, properties, "
-                "CREATE statement, sample rows and statistics.", icon="👈")
+                "CREATE statement, sample rows and statistics.", icon=":material/arrow_back:")

@@ -15,4 +15,4 @@ with detail:
         functions_panel.render_detail(gateway, session, selected)
     else:
         st.info("Search on the left (try `upper` or `date_`) and pick a function to see how to call it, "
-                "its arguments and examples.", icon="👈")
+                "its arguments and examples.", icon=":material/arrow_back:")

@@ -15,7 +15,7 @@ from .results import column_labels, frame_of
 
 MAX_LISTED = 2_000
 _KINDS = {"All": TableKind.ALL, "Tables": TableKind.TABLE, "Views": TableKind.VIEW}
-_ICONS = {"table": "🗂️ table", "view": "👁️ view", "temporary view": "⏱️ temporary view"}
+_ICONS = {"table": "table", "view": "view", "temporary view": "temporary view"}
 
 
 def tables(gateway, session, catalog: str, database: str) -> list:
@@ -60,7 +60,7 @@ def render_tree(gateway, session) -> Optional[str]:
         first_run.sample_database_button(gateway, session, key="sample_db_catalog", load_query=False)
         return None
     st.caption(f"{len(found):,} of {len(infos):,} in `{catalog}.{database}`"
-               + (" · ⏱️ = temporary, this session only" if any(t.is_temporary for t in found) else ""))
+               + (" · temporary views live in this session only" if any(t.is_temporary for t in found) else ""))
     if not found:
         st.info("Nothing matches: shorten the search or pick another kind.")
         return None
@@ -113,7 +113,7 @@ def render_detail(gateway, session, name: str) -> None:
     st.caption(f"{badge} · `{name}`" + (f" · {detail.provider}" if detail.provider else "")
                + (f" · {detail.comment}" if detail.comment else ""))
     query = f"SELECT * FROM {name} LIMIT 100"
-    if st.button(f"Open `SELECT … LIMIT 100` in the editor", key="open_select", icon="📝", type="primary"):
+    if st.button(f"Open `SELECT … LIMIT 100` in the editor", key="open_select", icon=":material/edit_note:", type="primary"):
         state.open_in_editor(query)
         st.switch_page("pages/editor.py")
     columns_tab, partitions_tab, properties_tab, ddl_tab, sample_tab, stats_tab = st.tabs(

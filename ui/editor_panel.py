@@ -55,10 +55,10 @@ def markers_for(run: Optional[Run], text: str) -> list[dict]:
 def launch(gateway, session, sql: str, offset: int, editor_text: str) -> Optional[Run]:
     current: Optional[Run] = st.session_state.get("current_run")
     if current is not None and not current.finished:
-        st.toast("A statement is still running: wait for it or press Cancel.", icon="⏳")
+        st.toast("A statement is still running: wait for it or press Cancel.", icon=":material/hourglass_top:")
         return None
     if not sql.strip():
-        st.toast("Nothing to run: type a statement, or select some text for Run selection.", icon="✍️")
+        st.toast("Nothing to run: type a statement, or select some text for Run selection.", icon=":material/edit:")
         return None
     if current is not None and current.spool is not None:
         current.spool.discard()
@@ -101,7 +101,7 @@ def _handle(gateway, session, event: dict) -> Optional[dict]:
         try:
             sql, offset = statement_at(text, int(event.get("cursor", 0)))
         except GatewayError as exc:
-            st.toast(exc.message, icon="✍️")
+            st.toast(exc.message, icon=":material/edit:")
             return None
         launch(gateway, session, sql, offset, text)
     elif action == "run_selection":
@@ -111,13 +111,18 @@ def _handle(gateway, session, event: dict) -> Optional[dict]:
         try:
             state.set_editor_text(format_sql(text))
         except ValueError as exc:
-            st.toast(f"Format SQL needs SQL it can parse: {exc}", icon="⚠️")
+            st.toast(f"Format SQL needs SQL it can parse: {exc}", icon=":material/warning:")
     return None
 
 
 def render(gateway, session) -> None:
     """Handle a pending request or editor event, then draw the editor."""
-    completions = None
+    if st.session_state.get("completion_warmed") != session:
+        st.session_state.completion_warmed = session
+        try:
+            gateway.warm_completion(session)  # tables and functions load while the user types
+        except GatewayError:
+            pass
     request = state.pop_editor_request()
     if request:
         state.set_editor_text(request["text"])
@@ -125,9 +130,15 @@ def render(gateway, session) -> None:
             launch(gateway, session, request["text"], 0, request["text"])
     event = st.session_state.get(EDITOR_KEY)
     if isinstance(event, dict) and event.get("id") and event["id"] != st.session_state.get("editor_event_seen"):
-        st.session_state.editor_event_seen = event["id"]
-        completions = _handle(gateway, session, event)
+        if event.get("action") == "complete":
+            # Kept until the next event: a rerun that overtakes this one still delivers the answer.
+            st.session_state.completion_answer = _handle(gateway, session, event)
+            st.session_state.editor_event_seen = event["id"]
+        else:
+            st.session_state.editor_event_seen = event["id"]  # before acting: a run starts once
+            st.session_state.pop("completion_answer", None)
+            _handle(gateway, session, event)
     text = state.editor_text()
-    sql_editor(text, state.editor_version(), completions=completions,
+    sql_editor(text, state.editor_version(), completions=st.session_state.get("completion_answer"),
                markers=markers_for(st.session_state.get("current_run"), text),
                schema_generation=state.schema_generation(), key=EDITOR_KEY)

@@ -32,7 +32,7 @@ def context_caption(gateway, session) -> None:
 
 def sample_database_button(gateway, session, key: str, load_query: bool = True) -> bool:
     """Create the sample database in one click; the session then uses it."""
-    if not st.button("Create the sample database", key=key, icon="🧪",
+    if not st.button("Create the sample database", key=key, icon=":material/science:",
                      help="Creates database `sample` with customers, products, orders and order_items, "
                           "and makes it the current database."):
         return False
@@ -45,7 +45,7 @@ def sample_database_button(gateway, session, key: str, load_query: bool = True) 
     state.bump_schema_generation()
     if load_query:
         state.open_in_editor(SAMPLE_QUERY)
-    st.toast(f"Database `sample` is ready: {', '.join(tables)}. It is now the current database.", icon="🧪")
+    st.toast(f"Database `sample` is ready: {', '.join(tables)}. It is now the current database.", icon=":material/science:")
     st.rerun()
     return True
 
@@ -54,7 +54,7 @@ def editor_welcome(gateway, session) -> None:
     """The editor's empty state."""
     st.info("**Write SQL above and run it.** *Run all* (Ctrl+Shift+Enter) runs the whole script; "
             "Ctrl+Enter runs the statement at the cursor, or the selection. Completion offers tables after "
-            "`FROM`, columns after `alias.`, and functions with their signatures (Ctrl+Space).", icon="👋")
+            "`FROM`, columns after `alias.`, and functions with their signatures (Ctrl+Space).", icon=":material/lightbulb:")
     left, right = st.columns([1, 2], vertical_alignment="center")
     with left:
         sample_database_button(gateway, session, key="sample_db_editor")

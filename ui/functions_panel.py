@@ -53,7 +53,7 @@ def render_list(gateway, session) -> Optional[str]:
         return None
     shown = found[:MAX_LISTED]
     listing = pd.DataFrame({"function": [f.name for f in shown],
-                            "kind": ["⏱️ temporary" if f.is_temporary else
+                            "kind": ["temporary" if f.is_temporary else
                                      ("built-in" if f.kind == FunctionKind.BUILTIN else "user") for f in shown]})
     picked = st.dataframe(listing, hide_index=True, on_select="rerun", selection_mode="single-row",
                           key="function_list", width="stretch", height=min(36 * (len(shown) + 1) + 4, 560))
@@ -74,7 +74,7 @@ def render_detail(gateway, session, name: str) -> None:
         return
     flags = ["built-in" if detail.kind == FunctionKind.BUILTIN else "user function"]
     if detail.is_temporary:
-        flags.append("⏱️ temporary (this session only)")
+        flags.append("temporary (this session only)")
     st.subheader(detail.name)
     st.caption(" · ".join(flags) + (f" · class `{detail.class_name}`" if detail.class_name else ""))
     if detail.usage:

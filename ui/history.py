@@ -8,7 +8,8 @@ import streamlit as st
 from . import state
 
 SHOWN = 30
-_ICONS = {"FINISHED": "✅", "ERROR": "❌", "CANCELED": "⏹️", "RUNNING": "⏳"}
+_ICONS = {"FINISHED": ":material/check_circle:", "ERROR": ":material/error:", "CANCELED": ":material/stop_circle:",
+          "RUNNING": ":material/hourglass_top:"}
 
 
 def render(gateway, session) -> None:

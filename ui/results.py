@@ -64,7 +64,7 @@ def _record_finish(run: Run) -> None:
 
 def _status_line(run: Run) -> None:
     spool = run.spool
-    icon = {"FINISHED": "✅", "ERROR": "❌", "CANCELED": "⏹️"}.get(run.status, "⏳")
+    icon = {"FINISHED": ":material/check_circle:", "ERROR": ":material/error:", "CANCELED": ":material/stop_circle:"}.get(run.status, ":material/hourglass_top:")
     parts = [f"{icon} **{run.status}**", f"{run.elapsed_s:.2f} s"]
     if spool is not None and not run.error:
         parts.append(f"{spool.total:,} rows" if spool.columns else "no result rows")
@@ -90,13 +90,13 @@ def _live_status(gateway, session, run: Run) -> None:
         except GatewayError:
             pass
         fraction = progress.fraction if progress is not None else None
-        text = f"⏳ Running · {run.elapsed_s:.1f} s"
+        text = f"Running · {run.elapsed_s:.1f} s"
         if progress is not None:
             text += " · " + progress.summary()
         if run.spool is not None and run.spool.total:
             text += f" · {run.spool.total:,} rows fetched"
         st.progress(min(1.0, fraction or 0.0), text=text)
-        if st.button("Cancel", key="cancel_run", icon="⏹️", help="Stop the statement and its Spark jobs"):
+        if st.button("Cancel", key="cancel_run", icon=":material/stop_circle:", help="Stop the statement and its Spark jobs"):
             cancel_run(gateway, session, run)
             deadline = time.monotonic() + 5
             while not run.finished and time.monotonic() < deadline:
@@ -112,7 +112,7 @@ def render_error(error: dict, run: Run | None = None) -> None:
     where = ""
     if error.get("line") is not None:
         where = f"\n\nAt line {error['line']}, column {error.get('position', 0) + 1} — marked in the editor."
-    st.error(f"**{error_class}**{sqlstate}: {error.get('root_cause', '')}{where}", icon="🚫")
+    st.error(f"**{error_class}**{sqlstate}: {error.get('root_cause', '')}{where}", icon=":material/error:")
     if error.get("exception_stack"):
         with st.expander("Stack trace"):
             st.code(error["exception_stack"], language="text")
@@ -146,9 +146,9 @@ def _result_grid(run: Run) -> None:
     if spool.cut:
         more = "+" if spool.capped else ""
         st.warning(f"Showing {shown:,} of {spool.total:,}{more} rows available (display limit "
-                   f"{spool.display_limit:,}). Download the CSV for all of them.", icon="✂️")
+                   f"{spool.display_limit:,}). Download the CSV for all of them.", icon=":material/content_cut:")
     else:
         st.caption(f"{shown:,} rows" + (f" · rows {start + 1:,}–{start + len(window):,}" if pages > 1 else ""))
     label = f"Download CSV ({spool.total:,} rows)"
     st.download_button(label, data=lambda: open(spool.csv_path, "rb"), file_name="result.csv", mime="text/csv",
-                       key="download_csv", icon="⬇️", on_click="ignore")
+                       key="download_csv", icon=":material/download:", on_click="ignore")

@@ -88,7 +88,7 @@ def _act(call, session, handle) -> None:
     try:
         call(session, handle)
     except GatewayError as exc:
-        st.toast(exc.message, icon="⚠️")
+        st.toast(exc.message, icon=":material/warning:")
     st.rerun()
 
 

@@ -23,7 +23,7 @@ def handle() -> str:
 def show_session_notice() -> None:
     """Say so once when an expired session was replaced by a new one."""
     if notice := st.session_state.pop("session_notice", None):
-        st.warning(notice, icon="⏱️")
+        st.warning(notice, icon=":material/schedule:")
 
 
 def editor_text() -> str:

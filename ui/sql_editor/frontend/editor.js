@@ -37,6 +37,7 @@
     mode: "ace/mode/sql",
     theme: "ace/theme/sqlserver",
     fontSize: 14,
+    fontFamily: "'DejaVu Sans Mono', 'Source Code Pro', Menlo, Consolas, monospace",
     showPrintMargin: false,
     enableBasicAutocompletion: true,
     enableLiveAutocompletion: true,
@@ -67,22 +68,42 @@
     id: "gateway",
     identifierRegexps: [/[a-zA-Z_0-9$\u00A2-\u2000\u2070-\uFFFF]/],
     getCompletions: function (ed, session, pos, prefix, callback) {
+      if (/^[0-9]/.test(prefix)) { callback(null, []); return; }  // a number, not a name
       const context = contextOf(ed.getValue(), session.doc.positionToIndex(pos), prefix);
       const key = context.position + "\u0000" + context.text;
       if (completionCache.has(key)) {
         callback(null, completionCache.get(key));
         return;
       }
-      if (pending) pending.callback(null, []);  // a newer context supersedes the old request
+      if (pending) finishPending([]);  // a newer context supersedes the old request
       const id = nonce + "-c" + (++counter);
-      pending = { id: id, key: key, callback: callback };
-      send("streamlit:setComponentValue", {
-        value: { id: id, action: "complete", text: context.text, cursor: context.position,
-                 selection_start: context.position, selection_end: context.position },
-        dataType: "json",
-      });
+      const value = { id: id, action: "complete", text: context.text, cursor: context.position,
+                      selection_start: context.position, selection_end: context.position };
+      pending = { id: id, key: key, callback: callback, value: value, tries: 1 };
+      send("streamlit:setComponentValue", { value: value, dataType: "json" });
+      // Streamlit keeps only a component's latest value: if another event overtook this request
+      // before Python saw it, ask again (bounded), then give up quietly.
+      // The answer is kept on the Python side, so resending is rarely needed; a cold Spark can
+      // take many seconds for the first catalog call, hence the patient schedule.
+      pending.timer = setInterval(function () {
+        if (!pending || pending.id !== id) return;
+        pending.tries += 1;
+        if (pending.tries > 12) { finishPending([]); return; }
+        if (pending.tries === 2 || pending.tries === 5) {
+          send("streamlit:setComponentValue", { value: pending.value, dataType: "json" });
+        }
+      }, 5000);
     },
   };
+
+  function finishPending(items) {
+    const done = pending;
+    pending = null;
+    if (done) {
+      clearInterval(done.timer);
+      done.callback(null, items);
+    }
+  }
   editor.completers = [gatewayCompleter];
 
   function receiveCompletions(answer) {
@@ -98,9 +119,7 @@
       };
     });
     completionCache.set(pending.key, items);
-    const callback = pending.callback;
-    pending = null;
-    callback(null, items);
+    finishPending(items);
   }
 
   // Open the popup where a name is expected even before a letter is typed.
@@ -138,7 +157,8 @@
   editor.session.on("change", function () {
     clearMarkers();
     if (debounceTimer) clearTimeout(debounceTimer);
-    debounceTimer = setTimeout(function () {
+    debounceTimer = setTimeout(function handOver() {
+      if (pending) { debounceTimer = setTimeout(handOver, debounceMs); return; }  // let completion finish
       if (editor.getValue() !== lastSentText) {
         lastSentText = editor.getValue();
         emit("change");
