@@ -115,6 +115,21 @@ def _handle(gateway, session, event: dict) -> Optional[dict]:
     return None
 
 
+def unseen_events(value) -> list[dict]:
+    """Events of the editor's value not acted on yet, oldest first; only the newest completion request.
+
+    Each is marked seen before it is acted on, so a run starts once even if the rerun is cut short.
+    """
+    events = value.get("events", []) if isinstance(value, dict) else []
+    seen = st.session_state.setdefault("editor_events_seen", [])
+    fresh = [e for e in events if isinstance(e, dict) and e.get("id") and e["id"] not in seen]
+    completes = [e for e in fresh if e.get("action") == "complete"]
+    fresh = [e for e in fresh if e.get("action") != "complete" or e is completes[-1]]
+    seen.extend(e["id"] for e in fresh)
+    del seen[:-50]
+    return fresh
+
+
 def render(gateway, session) -> None:
     """Handle a pending request or editor event, then draw the editor."""
     if st.session_state.get("completion_warmed") != session:
@@ -128,16 +143,13 @@ def render(gateway, session) -> None:
         state.set_editor_text(request["text"])
         if request.get("action") == "run_all":
             launch(gateway, session, request["text"], 0, request["text"])
-    event = st.session_state.get(EDITOR_KEY)
-    if isinstance(event, dict) and event.get("id") and event["id"] != st.session_state.get("editor_event_seen"):
-        if event.get("action") == "complete":
-            # Kept until the next event: a rerun that overtakes this one still delivers the answer.
-            st.session_state.completion_answer = _handle(gateway, session, event)
-            st.session_state.editor_event_seen = event["id"]
-        else:
-            st.session_state.editor_event_seen = event["id"]  # before acting: a run starts once
-            st.session_state.pop("completion_answer", None)
-            _handle(gateway, session, event)
+    events = unseen_events(st.session_state.get(EDITOR_KEY))
+    for event in (e for e in events if e.get("action") != "complete"):
+        st.session_state.pop("completion_answer", None)
+        _handle(gateway, session, event)
+    for event in (e for e in events if e.get("action") == "complete"):
+        # Kept until the next event: a rerun that overtakes this one still delivers the answer.
+        st.session_state.completion_answer = _handle(gateway, session, event)
     text = state.editor_text()
     sql_editor(text, state.editor_version(), completions=st.session_state.get("completion_answer"),
                markers=markers_for(st.session_state.get("current_run"), text),

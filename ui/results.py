@@ -38,6 +38,10 @@ def render_run(gateway, session, run: Run) -> None:
         return
     _record_finish(run)
     _status_line(run)
+    if run.canceled:
+        st.info("Canceled: the statement and its Spark jobs were stopped. The session is ready for the "
+                "next statement.", icon=":material/stop_circle:")
+        return
     if run.error:
         render_error(run.error, run)
         return

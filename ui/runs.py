@@ -186,7 +186,7 @@ def finish_history(entry: HistoryEntry, run: Run) -> None:
     entry.status = run.status
     entry.duration_s = round(run.elapsed_s, 3)
     entry.rows = run.spool.total if run.spool else None
-    entry.error_class = (run.error or {}).get("error_class")
+    entry.error_class = None if run.canceled else (run.error or {}).get("error_class")
 
 
 def operation_status(gateway, session, run: Run) -> Optional[OperationStatus]:

@@ -17,6 +17,16 @@
 
   const nonce = Math.random().toString(36).slice(2, 8);
   let counter = 0;
+  // Streamlit keeps only a component's latest value, and values sent while a rerun is busy
+  // collapse into one: so every value carries the last few events, and Python acts on the
+  // ones it has not seen yet. A run right before a completion request is never lost.
+  const recent = [];
+  function post(value) {
+    recent.push(value);
+    while (recent.length > 6) recent.shift();
+    send("streamlit:setComponentValue", { value: { events: recent.slice() }, dataType: "json" });
+  }
+
   function emit(action, extra) {
     const selection = editor.getSelectionRange();
     const doc = editor.session.doc;
@@ -28,7 +38,9 @@
       selection_start: doc.positionToIndex(selection.start),
       selection_end: doc.positionToIndex(selection.end),
     }, extra || {});
-    send("streamlit:setComponentValue", { value: value, dataType: "json" });
+    if (action !== "change" && debounceTimer) { clearTimeout(debounceTimer); debounceTimer = null; }
+    lastSentText = value.text;
+    post(value);
   }
 
   // --- the editor --------------------------------------------------------------------------
@@ -79,18 +91,21 @@
       const id = nonce + "-c" + (++counter);
       const value = { id: id, action: "complete", text: context.text, cursor: context.position,
                       selection_start: context.position, selection_end: context.position };
-      pending = { id: id, key: key, callback: callback, value: value, tries: 1 };
+      pending = { ids: [id], key: key, callback: callback, value: value, tries: 1 };
+      const mine = pending;
       send("streamlit:setComponentValue", { value: value, dataType: "json" });
       // Streamlit keeps only a component's latest value: if another event overtook this request
       // before Python saw it, ask again (bounded), then give up quietly.
       // The answer is kept on the Python side, so resending is rarely needed; a cold Spark can
       // take many seconds for the first catalog call, hence the patient schedule.
       pending.timer = setInterval(function () {
-        if (!pending || pending.id !== id) return;
+        if (pending !== mine) { clearInterval(mine.timer); return; }
         pending.tries += 1;
         if (pending.tries > 12) { finishPending([]); return; }
         if (pending.tries === 2 || pending.tries === 5) {
-          send("streamlit:setComponentValue", { value: pending.value, dataType: "json" });
+          pending.value = Object.assign({}, pending.value, { id: id + "-r" + pending.tries });
+          pending.ids.push(pending.value.id);
+          post(pending.value);
         }
       }, 5000);
     },
@@ -107,7 +122,7 @@
   editor.completers = [gatewayCompleter];
 
   function receiveCompletions(answer) {
-    if (!answer || !pending || answer.id !== pending.id) return;
+    if (!answer || !pending || pending.ids.indexOf(answer.id) < 0) return;
     const total = answer.items.length;
     const items = answer.items.map(function (item, index) {
       return {
@@ -159,10 +174,7 @@
     if (debounceTimer) clearTimeout(debounceTimer);
     debounceTimer = setTimeout(function handOver() {
       if (pending) { debounceTimer = setTimeout(handOver, debounceMs); return; }  // let completion finish
-      if (editor.getValue() !== lastSentText) {
-        lastSentText = editor.getValue();
-        emit("change");
-      }
+      if (editor.getValue() !== lastSentText) emit("change");
     }, debounceMs);
   });
 
