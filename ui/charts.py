@@ -66,8 +66,8 @@ def build_chart(frame: pd.DataFrame, columns, names, spec: ChartSpec) -> alt.Cha
     if spec.y == COUNT:
         y = alt.Y("count()", title="rows")
     else:
-        y = alt.Y(spec.y, type=kinds[spec.y], aggregate="sum" if spec.mark == "bar" and kinds[spec.x] == "nominal"
-                  else None)
+        summed = spec.mark == "bar" and kinds[spec.x] == "nominal"  # one bar per category
+        y = alt.Y(spec.y, type=kinds[spec.y], aggregate="sum") if summed else alt.Y(spec.y, type=kinds[spec.y])
     encoding = {"x": x, "y": y, "tooltip": [alt.Tooltip(n, type=kinds[n]) for n in names[:8]]}
     if spec.color:
         encoding["color"] = alt.Color(spec.color, type=kinds[spec.color])
