@@ -62,3 +62,9 @@ def test_chart_defaults_follow_column_types():
 def test_duplicate_result_column_names_stay_apart():
     frame = frame_of([col("x", "BIGINT"), col("x", "BIGINT")], [[1, 2]])
     assert list(frame.columns) == ["x", "x_2"]
+
+
+def test_function_description_splits_into_arguments_examples_and_since():
+    from ui.functions_panel import sections
+    parts = sections("\n    Arguments:\n      * a - x\n    Examples:\n      > SELECT f(1);\n       2\n    Since: 1.5.0\n")
+    assert parts == {"Arguments": "      * a - x", "Examples": "      > SELECT f(1);\n       2", "Since": "1.5.0"}

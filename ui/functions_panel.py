@@ -11,7 +11,7 @@ from gateway import FunctionKind, GatewayError
 
 MAX_LISTED = 1_000
 _KINDS = {"All": None, "Built-in": FunctionKind.BUILTIN, "User": FunctionKind.USER}
-_SECTIONS = re.compile(r"^\s*(Arguments|Examples|Note|Since|Group|Deprecated)\s*:\s*$", re.MULTILINE)
+_SECTIONS = re.compile(r"^\s*(Arguments|Examples|Note|Since|Group|Deprecated)\s*:\s*(.*)$")
 
 
 def functions(gateway, session) -> list:
@@ -33,7 +33,7 @@ def sections(extended: str) -> dict[str, str]:
         if match:
             if any(l.strip() for l in lines):
                 parts[current] = "\n".join(lines).strip("\n")
-            current, lines = match.group(1), []
+            current, lines = match.group(1), [match.group(2)] if match.group(2).strip() else []
         else:
             lines.append(line)
     if any(l.strip() for l in lines):
@@ -79,12 +79,12 @@ def render_detail(gateway, session, name: str) -> None:
     st.caption(" · ".join(flags) + (f" · class `{detail.class_name}`" if detail.class_name else ""))
     if detail.usage:
         st.markdown("**Usage**")
-        st.code(detail.usage.strip(), language="text")
+        st.code(detail.usage.strip(), language="text", wrap_lines=True)
     parts = sections(detail.extended_description or "")
     for title in ("Arguments", "Examples", "Note", "Since", "Deprecated"):
         if parts.get(title):
             st.markdown(f"**{title}**")
-            st.code(_dedent(parts[title]), language="sql" if title == "Examples" else "text")
+            st.code(_dedent(parts[title]), language="sql" if title == "Examples" else "text", wrap_lines=True)
     resources = getattr(detail, "resources", None)
     if resources:
         st.markdown("**Resources (jars)**")
