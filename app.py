@@ -3,36 +3,87 @@ from __future__ import annotations
 
 import streamlit as st
 
-from gateway import GatewayService, SessionNotFoundError
+from gateway import GatewayError, GatewayService, SessionNotFoundError
+from gateway.rest import start_from_config as start_rest_from_config
 
 st.set_page_config(page_title="Spark SQL Workbench", page_icon="⚡", layout="wide")
 
+# Every page of the workbench; add a page here (the modules, jars and plans pages join this list).
+PAGES = [
+    st.Page("pages/editor.py", title="SQL editor", icon=":material/edit_note:", default=True),
+    st.Page("pages/catalog.py", title="Catalog", icon=":material/account_tree:"),
+    st.Page("pages/functions.py", title="Functions", icon=":material/function:"),
+    st.Page("pages/modules.py", title="Modules", icon=":material/extension:"),
+    st.Page("pages/jars.py", title="Jars", icon=":material/inventory_2:"),
+    st.Page("pages/plans.py", title="Plans", icon=":material/schema:"),
+    st.Page("pages/session.py", title="Session", icon=":material/tune:"),
+]
 
-@st.cache_resource(show_spinner="Starting Spark (about 10 s on first start)…")
+# Per-browser-session UI state that belongs to one gateway session.
+_SESSION_STATE = ("current_run", "history", "history_counter", "editor_request", "catalog_tables",
+                  "schema_generation")
+
+
+@st.cache_resource(show_spinner="Starting Spark and the metastore (10-30 s on first start)…")
 def get_gateway() -> GatewayService:
-    """One gateway (and one root SparkSession) per process, shared by all browser sessions."""
-    return GatewayService()
+    """One gateway (and one root SparkSession) per process, shared by all browser sessions.
+
+    The metastore is touched once here, under the spinner, so its cold start (20 s and more
+    for a new embedded Derby database) does not land on a user's first click or keystroke.
+    """
+    gateway = GatewayService()
+    start_rest_from_config(gateway)  # rest.enabled: the REST API beside the UI, over the same sessions
+    warm_up = gateway.open_session(name="warm-up")
+    try:
+        gateway.list_databases(warm_up)
+    finally:
+        gateway.close_session(warm_up)
+    return gateway
 
 
-def bind_session(gateway: GatewayService):
+def bind_session(gateway: GatewayService) -> str:
     """This browser session's gateway session; the handle sits in the URL so a reload re-attaches."""
     handle = st.session_state.get("session_handle") or st.query_params.get("session")
     if handle:
         try:
             gateway.heartbeat(handle)
             st.session_state.session_handle = str(handle)
+            if st.query_params.get("session") != str(handle):
+                st.query_params["session"] = str(handle)
             return str(handle)
-        except SessionNotFoundError:
-            st.session_state.session_notice = "Your previous session expired; a new one was opened."
+        except (SessionNotFoundError, GatewayError):
+            st.session_state.session_notice = (
+                "Your previous session expired (it was idle too long, or the workbench restarted), so a new "
+                "one was opened: temporary views, settings and history of the old one are gone.")
+            for key in _SESSION_STATE:
+                st.session_state.pop(key, None)
     handle = str(gateway.open_session(name="browser"))
     st.session_state.session_handle = handle
     st.query_params["session"] = handle
     return handle
 
 
+def heartbeat_interval_s(gateway: GatewayService) -> float:
+    idle = float(gateway.config["session.idle_timeout_s"] or 0)
+    return max(5.0, min(60.0, idle / 3)) if idle > 0 else 300.0
+
+
 gateway = get_gateway()
 st.session_state.gateway = gateway
 bind_session(gateway)
 
-navigation = st.navigation([st.Page("pages/editor.py", title="SQL editor", icon="📝", default=True)])
-navigation.run()
+
+@st.fragment(run_every=heartbeat_interval_s(gateway))
+def heartbeat() -> None:
+    """Keep this browser's session alive while the page is open; replace it if it expired."""
+    try:
+        gateway.heartbeat(st.session_state.session_handle)
+    except GatewayError:
+        st.session_state.session_handle = None
+        st.rerun()
+
+
+with st.sidebar:
+    heartbeat()
+
+st.navigation(PAGES).run()

@@ -13,13 +13,16 @@ from .models import (Column, FunctionDetail, FunctionInfo, FunctionKind, JarInfo
                      OperationStatus, OperationType, ResultSet, ResultType, TableDetail, TableInfo,
                      TableKind)
 from .modules import FunctionOrigin, ModuleInfo, ModuleTypeInfo  # noqa: E402
+from .completion import Candidate  # noqa: E402
+from .progress import JobProgress, OperationProgress, StageProgress  # noqa: E402
 from .service import GatewayService  # noqa: E402
 from .plans import (Difference, PlanExistsError, PlanFormatError, PlanMismatchError,  # noqa: E402
                     PlanPathError, function_versions)
 from .atomic import TwoPhaseCatalogTable, is_staging_name  # noqa: E402  (FLIP-305)
 
 __all__ = [
-    "GatewayService", "WorkbenchConfig", "load_config",
+    "GatewayService", "WorkbenchConfig", "load_config", "Candidate",
+    "OperationProgress", "JobProgress", "StageProgress",
     "SessionHandle", "OperationHandle",
     "OperationStatus", "OperationType", "ResultType", "ResultSet", "OperationInfo", "Column",
     "TableKind", "TableInfo", "TableDetail", "FunctionKind", "FunctionInfo", "FunctionDetail",

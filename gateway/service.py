@@ -12,7 +12,7 @@ from . import __version__
 from .api import GatewayServiceContract
 from .atomic import install_atomic_writes
 from .catalog import CatalogBrowser
-from .completion import complete
+from .completion import Candidate, changes_schema, install_completion
 from .config import WorkbenchConfig, load_config
 from .errors import (GatewayError, InvalidRequestError, InvalidStatementError, OperationStateError,
                      SqlExecutionError)
@@ -26,7 +26,9 @@ from .models import (Column, FunctionDetail, FunctionInfo, FunctionKind, JarInfo
 from .operation import Operation, OperationManager
 from .resources import ResourceManager, install_resources
 from .plans import install_plans
+from .progress import OperationProgress, operation_progress
 from .results import ResultFetcher
+from .sample_data import SAMPLE_DATABASE, create_sample_database
 from .serialization import error_json
 from .session import Session, SessionManager
 from .spark import get_or_create_root
@@ -70,6 +72,7 @@ class GatewayService(GatewayServiceContract):
         self.resource_feature = install_resources(self)
         install_plans(self)
         install_atomic_writes(self)
+        install_completion(self)
         self._stopped = False
 
     @classmethod
@@ -195,6 +198,11 @@ class GatewayService(GatewayServiceContract):
         op = self._operation(session, operation)
         self.operations.stop(op, OperationStatus.CLOSED, f"operation {op.handle} is closed")
 
+    @_wrapped
+    def get_operation_progress(self, session: SessionHandle, operation: OperationHandle) -> OperationProgress:
+        """Spark job and stage progress of a running operation (from the status tracker)."""
+        return operation_progress(self._operation(session, operation))
+
     def list_operations(self, session: SessionHandle) -> list[tuple[OperationHandle, OperationInfo]]:
         owner = self.sessions.get(session)
         return [(op.handle, op.info()) for op in self.operations.of_session(owner.handle)]
@@ -217,7 +225,7 @@ class GatewayService(GatewayServiceContract):
         owner = self.sessions.get(session)
         if not isinstance(statement, str):
             raise InvalidStatementError(f"the statement must be text, got {type(statement).__name__}")
-        self.runner.split(statement)  # bad text fails here, before anything is queued
+        statements = self.runner.split(statement)  # bad text fails here, before anything is queued
         if timeout_ms is None:
             timeout_ms = self.config["operation.timeout_ms"]
         if isinstance(timeout_ms, bool) or not isinstance(timeout_ms, (int, float)) or timeout_ms < 0:
@@ -227,7 +235,17 @@ class GatewayService(GatewayServiceContract):
         fetcher = ResultFetcher(self.config["result.buffer_max_rows"], self.config["result.buffer_max_bytes"],
                                 self.config["result.page_rows"], self.config["result.fetch_wait_ms"] / 1000.0)
         operation = Operation(owner, statement, op_type, fetcher, int(timeout_ms), config)
-        return self.operations.submit(operation, lambda op: self.runner.run(op, self._on_timeout))
+        if not changes_schema(s.kind for s in statements):
+            return self.operations.submit(operation, lambda op: self.runner.run(op, self._on_timeout))
+        self.completer.invalidate(owner)
+
+        def run_then_refresh(op: Operation) -> None:
+            try:
+                self.runner.run(op, self._on_timeout)
+            finally:
+                self.completer.invalidate(owner)  # DDL, USE, modules, jars: completion reloads
+
+        return self.operations.submit(operation, run_then_refresh)
 
     def _on_timeout(self, operation: Operation) -> None:
         try:
@@ -260,7 +278,20 @@ class GatewayService(GatewayServiceContract):
 
     @_wrapped
     def complete_statement(self, session: SessionHandle, statement: str, position: int) -> list[str]:
-        return complete(self._catalog(session), statement, position)
+        return [c.value for c in self.completer.complete(self.sessions.get(session), statement, position)]
+
+    @_wrapped
+    def complete_candidates(self, session: SessionHandle, statement: str, position: int) -> list[Candidate]:
+        """Like complete_statement, with each candidate's kind and detail (column type, signature)."""
+        return self.completer.complete(self.sessions.get(session), statement, position)
+
+    def warm_completion(self, session: SessionHandle) -> None:
+        """Start loading the session's completion cache in the background (the UI does on first render)."""
+        self.completer.warm(self.sessions.get(session))
+
+    def refresh_completion(self, session: SessionHandle) -> None:
+        """Drop the session's completion cache (the catalog changed behind the gateway's back)."""
+        self.completer.invalidate(self.sessions.get(session))
 
     # ------------------------------------------------------------------------------------------
     # Catalog
@@ -308,6 +339,11 @@ class GatewayService(GatewayServiceContract):
     @_wrapped
     def get_table(self, session: SessionHandle, name: str) -> TableDetail:
         return self._catalog(session).get_table(name)
+
+    @_wrapped
+    def get_table_ddl(self, session: SessionHandle, name: str) -> str:
+        """SHOW CREATE TABLE for the table or view ``name``."""
+        return self._catalog(session).show_create_table(name)
 
     @_wrapped
     def get_function(self, session: SessionHandle, name: str) -> FunctionDetail:
@@ -416,6 +452,11 @@ class GatewayService(GatewayServiceContract):
     # ------------------------------------------------------------------------------------------
     # Utilities
     # ------------------------------------------------------------------------------------------
+
+    @_wrapped
+    def create_sample_database(self, session: SessionHandle, database: str = SAMPLE_DATABASE) -> list[str]:
+        """A small database of related tables to try the workbench on; the session then USEs it."""
+        return create_sample_database(self, session, database)
 
     def get_gateway_info(self) -> dict[str, str]:
         sc = self.root.sparkContext

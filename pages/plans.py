@@ -52,7 +52,7 @@ st.caption("A statement compiled once into a JSON plan that records what it depe
            "settings, table schemas, function versions. `EXECUTE PLAN` runs it only if none of that changed.")
 
 # -- compile ----------------------------------------------------------------------------------------
-default_sql = st.session_state.get("editor_sql") or st.session_state.get("sql_text") or "SELECT 1 AS answer"
+default_sql = st.session_state.get("editor_text") or st.session_state.get("editor_sql") or "SELECT 1 AS answer"
 sql = st.text_area("Statement (SELECT, INSERT or CREATE TABLE … AS SELECT)", value=default_sql, height=120,
                    key="plan_sql")
 name_column, overwrite_column, button_column = st.columns([3, 1, 1], vertical_alignment="bottom")

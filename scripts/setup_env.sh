@@ -35,3 +35,16 @@ if [ ! -f "$stamp" ]; then
   (cd "$ROOT" && "$ROOT/.venv/bin/pip" install --quiet --disable-pip-version-check -r "$REQUIREMENTS")
   touch "$stamp"
 fi
+
+# The browser end-to-end tests drive Debian's Chromium (Playwright's own browser download
+# cannot be fetched here); install it with the test requirements.
+if [ "$(basename "$REQUIREMENTS")" = "requirements-dev.txt" ] && [ -z "${WORKBENCH_CHROMIUM:-}" ] \
+   && [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing Debian's chromium for the browser tests (apt-get)…" >&2
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "warning: /usr/bin/chromium is missing, so the browser tests (tests/e2e) will fail." >&2
+    echo "         Install it: sudo apt-get install -y chromium  (or set WORKBENCH_CHROMIUM=/path/to/chromium)" >&2
+  fi
+fi

@@ -1,49 +1,158 @@
-"""Run a statement through the gateway and gather its pages for display (bounded)."""
+"""Showing a run: live status with Spark progress and Cancel, the paged grid, errors, the CSV."""
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from typing import Optional
 
 import pandas as pd
+import streamlit as st
 
-from gateway import GatewayError, ResultType
+from gateway import GatewayError
+from gateway.serialization import type_name
 
-DISPLAY_LIMIT = 10_000
+from . import charts, history, state
+from .runs import Run, cancel_run, finish_history
 
-
-@dataclass
-class DisplayResult:
-    frame: pd.DataFrame
-    error: Optional[dict]
-    truncated: bool
-    elapsed_s: float
+GRID_PAGE_ROWS = 1_000
+_POLL_S = 0.5
 
 
-def run_and_collect(gateway, handle, sql: str, limit: int = DISPLAY_LIMIT, timeout_s: float = 600) -> DisplayResult:
-    started = time.monotonic()
-    try:
-        op = gateway.execute_statement(handle, sql)
-    except GatewayError as exc:
-        return DisplayResult(pd.DataFrame(), exc.to_json(), False, time.monotonic() - started)
-    rows, columns, truncated, error = [], [], False, None
-    try:
-        for page in gateway.iter_results(handle, op, timeout_s=timeout_s):
-            columns = page.columns or columns
-            if page.result_type == ResultType.ERROR:
-                error = page.exception
-                break
-            rows.extend(page.rows)
-            if page.next_token is not None and len(rows) >= limit:
-                truncated = True
-                rows = rows[:limit]
-                break
-    except GatewayError as exc:
-        error = exc.to_json()
-    finally:
+def frame_of(columns, rows) -> pd.DataFrame:
+    """A DataFrame of JSON rows with unique column names (Spark allows duplicates)."""
+    names, seen = [], {}
+    for column in columns:
+        count = seen.get(column.name, 0)
+        seen[column.name] = count + 1
+        names.append(column.name if count == 0 else f"{column.name}_{count + 1}")
+    return pd.DataFrame(rows, columns=names)
+
+
+def column_labels(columns, names) -> dict:
+    return {name: st.column_config.Column(f"{name} · {type_name(c.type)}", help=type_name(c.type))
+            for name, c in zip(names, columns)}
+
+
+def render_run(gateway, session, run: Run) -> None:
+    """Live status while running; the result, chart and history once done."""
+    if not run.finished:
+        _live_status(gateway, session, run)
+        return
+    _record_finish(run)
+    _status_line(run)
+    if run.canceled:
+        st.info("Canceled: the statement and its Spark jobs were stopped. The session is ready for the "
+                "next statement.", icon=":material/stop_circle:")
+        return
+    if run.error:
+        render_error(run.error, run)
+        return
+    result_tab, chart_tab, history_tab = st.tabs(["Result", "Chart", "History"])
+    with result_tab:
+        _result_grid(run)
+    with chart_tab:
+        if run.spool and run.spool.columns and run.spool.rows:
+            names = list(frame_of(run.spool.columns, []).columns)
+            charts.render(_frame(run), run.spool.columns, names, len(run.spool.rows))
+        else:
+            st.info("Nothing to chart: run a query that returns rows, e.g. "
+                    "`SELECT country, count(*) AS customers FROM customers GROUP BY country`.")
+    with history_tab:
+        history.render(gateway, session)
+
+
+def _record_finish(run: Run) -> None:
+    for entry in state.history():
+        if entry.id == run.history_id and entry.status == "RUNNING":
+            finish_history(entry, run)
+            state.bump_schema_generation()  # DDL may have changed what completion offers
+
+
+def _status_line(run: Run) -> None:
+    spool = run.spool
+    icon = {"FINISHED": ":material/check_circle:", "ERROR": ":material/error:", "CANCELED": ":material/stop_circle:"}.get(run.status, ":material/hourglass_top:")
+    parts = [f"{icon} **{run.status}**", f"{run.elapsed_s:.2f} s"]
+    if spool is not None and not run.error:
+        parts.append(f"{spool.total:,} rows" if spool.columns else "no result rows")
+        info = spool.info
+        if info is not None and len(info.statements) > 1:
+            parts.append(f"script of {len(info.statements)} statements; the result is the last one's")
+    st.markdown(" · ".join(parts))
+    if spool is not None and spool.info is not None and len(spool.info.statements) > 1:
+        with st.expander("Statements of the script"):
+            st.dataframe(pd.DataFrame([{"#": s.index + 1, "line": s.line, "kind": s.kind, "status": s.status,
+                                        "rows": s.rows, "statement": s.statement[:120]}
+                                       for s in spool.info.statements]), hide_index=True)
+
+
+def _live_status(gateway, session, run: Run) -> None:
+    @st.fragment(run_every=_POLL_S)
+    def poll() -> None:
+        if run.finished:
+            st.rerun()
+        progress = None
         try:
-            gateway.close_operation(handle, op)
+            progress = gateway.get_operation_progress(session, run.operation)
         except GatewayError:
             pass
-    frame = pd.DataFrame(rows, columns=[c.name for c in columns]) if columns else pd.DataFrame()
-    return DisplayResult(frame, error, truncated, time.monotonic() - started)
+        fraction = progress.fraction if progress is not None else None
+        text = f"Running · {run.elapsed_s:.1f} s"
+        if progress is not None:
+            text += " · " + progress.summary()
+        if run.spool is not None and run.spool.total:
+            text += f" · {run.spool.total:,} rows fetched"
+        st.progress(min(1.0, fraction or 0.0), text=text)
+        if st.button("Cancel", key="cancel_run", icon=":material/stop_circle:", help="Stop the statement and its Spark jobs"):
+            cancel_run(gateway, session, run)
+            deadline = time.monotonic() + 5
+            while not run.finished and time.monotonic() < deadline:
+                time.sleep(0.05)
+            st.rerun()
+
+    poll()
+
+
+def render_error(error: dict, run: Run | None = None) -> None:
+    error_class = error.get("error_class") or "Error"
+    sqlstate = f" (SQLSTATE {error['sqlstate']})" if error.get("sqlstate") else ""
+    where = ""
+    if error.get("line") is not None:
+        where = f"\n\nAt line {error['line']}, column {error.get('position', 0) + 1} — marked in the editor."
+    st.error(f"**{error_class}**{sqlstate}: {error.get('root_cause', '')}{where}", icon=":material/error:")
+    if error.get("exception_stack"):
+        with st.expander("Stack trace"):
+            st.code(error["exception_stack"], language="text")
+
+
+def _frame(run: Run) -> pd.DataFrame:
+    spool = run.spool
+    cached = getattr(spool, "_frame", None)
+    if cached is None:
+        cached = frame_of(spool.columns, spool.rows)
+        spool._frame = cached
+    return cached
+
+
+def _result_grid(run: Run) -> None:
+    spool = run.spool
+    if spool is None or not spool.columns:
+        st.success("The statement ran; it returns no rows. Query a table to see a grid, e.g. "
+                   "`SELECT * FROM orders LIMIT 100`.")
+        return
+    frame = _frame(run)
+    shown = len(frame)
+    pages = max(1, -(-shown // GRID_PAGE_ROWS))
+    page = 1
+    if pages > 1:
+        page = st.number_input(f"Page (of {pages}, {GRID_PAGE_ROWS:,} rows each)", 1, pages, 1, key="grid_page")
+    start = (page - 1) * GRID_PAGE_ROWS
+    window = frame.iloc[start:start + GRID_PAGE_ROWS]
+    st.dataframe(window, hide_index=True, column_config=column_labels(spool.columns, frame.columns),
+                 width="stretch", height=min(36 * (len(window) + 1) + 4, 520))
+    if spool.cut:
+        more = "+" if spool.capped else ""
+        st.warning(f"Showing {shown:,} of {spool.total:,}{more} rows available (display limit "
+                   f"{spool.display_limit:,}). Download the CSV for all of them.", icon=":material/content_cut:")
+    else:
+        st.caption(f"{shown:,} rows" + (f" · rows {start + 1:,}–{start + len(window):,}" if pages > 1 else ""))
+    label = f"Download CSV ({spool.total:,} rows)"
+    st.download_button(label, data=lambda: open(spool.csv_path, "rb"), file_name="result.csv", mime="text/csv",
+                       key="download_csv", icon=":material/download:", on_click="ignore")

@@ -1,7 +1,7 @@
 """Say, in the function browser's answers, which module a function comes from and which one wins."""
 from __future__ import annotations
 
-from typing import Optional
+
 
 from ..models import FunctionDetail, FunctionInfo, FunctionKind
 

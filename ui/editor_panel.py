@@ -1,0 +1,156 @@
+"""The editor and what its events do: run all, selection or statement at cursor, format, complete."""
+from __future__ import annotations
+
+import os
+import time
+from typing import Optional
+
+import sqlglot
+import streamlit as st
+
+from gateway import GatewayError
+from gateway.statements import split_script
+
+from . import state
+from .runs import DISPLAY_LIMITS, HistoryEntry, Run, start_run
+from .sql_editor import sql_editor
+
+EDITOR_KEY = "sql_editor"
+MAX_CANDIDATES = 3_000
+QUICK_WAIT_S = 1.5   # a quick statement's result shows in the same rerun, without polling
+
+
+def statement_at(text: str, cursor: int) -> tuple[str, int]:
+    """The statement under the cursor (or the last one before it) and its offset in ``text``."""
+    statements = split_script(text)
+    chosen = statements[0]
+    for statement in statements:
+        if statement.offset <= cursor:
+            chosen = statement
+    return chosen.text, chosen.offset
+
+
+def format_sql(text: str) -> str:
+    """Pretty SQL, statement by statement, with sqlglot's Spark dialect; raises ValueError if it cannot parse."""
+    try:
+        parts = [sqlglot.transpile(s.text, read="spark", write="spark", pretty=True)[0] for s in split_script(text)]
+    except (sqlglot.errors.ParseError, sqlglot.errors.TokenError, GatewayError) as exc:
+        raise ValueError(str(exc).splitlines()[0]) from None
+    return ";\n\n".join(parts) + (";" if len(parts) > 1 else "")
+
+
+def markers_for(run: Optional[Run], text: str) -> list[dict]:
+    """The error position of the last run, in editor rows and columns, while the text is unchanged."""
+    if run is None or not run.error or run.error.get("line") is None or run.editor_text != text:
+        return []
+    before = text[:run.offset]
+    base_row, base_col = before.count("\n"), run.offset - (before.rfind("\n") + 1)
+    line, position = int(run.error["line"]), int(run.error.get("position") or 0)
+    row = base_row + line - 1
+    column = position + (base_col if line == 1 else 0)
+    return [{"row": row, "column": column, "text": f"{run.error.get('error_class') or 'Error'}: "
+                                                   f"{run.error.get('root_cause', '')[:300]}"}]
+
+
+def launch(gateway, session, sql: str, offset: int, editor_text: str) -> Optional[Run]:
+    current: Optional[Run] = st.session_state.get("current_run")
+    if current is not None and not current.finished:
+        st.toast("A statement is still running: wait for it or press Cancel.", icon=":material/hourglass_top:")
+        return None
+    if not sql.strip():
+        st.toast("Nothing to run: type a statement, or select some text for Run selection.", icon=":material/edit:")
+        return None
+    if current is not None and current.spool is not None:
+        current.spool.discard()
+    limit = st.session_state.get("display_limit", DISPLAY_LIMITS[0])
+    run = start_run(gateway, session, sql, offset, editor_text, limit, _spool_dir(gateway))
+    entry = HistoryEntry(state.next_history_id(), sql, time.time())
+    run.history_id = entry.id
+    state.history().append(entry)
+    st.session_state.current_run = run
+    st.session_state.pop("grid_page", None)
+    if run.spool is not None:
+        run.spool.first_page.wait(QUICK_WAIT_S)
+        if run.spool.first_page.is_set():
+            run.spool.done.wait(0.3)
+    return run
+
+
+def _spool_dir(gateway) -> Optional[str]:
+    try:
+        directory = os.path.join(gateway.get_gateway_info()["data_dir"], "ui-results")
+        os.makedirs(directory, exist_ok=True)
+        return directory
+    except (OSError, KeyError):
+        return None
+
+
+def _handle(gateway, session, event: dict) -> Optional[dict]:
+    """Act on one editor event; returns a completion answer for the component, if any."""
+    action, text = event.get("action"), event.get("text", "")
+    if action == "complete":
+        try:
+            found = gateway.complete_candidates(session, text, int(event.get("cursor", len(text))))
+        except GatewayError:
+            found = []
+        return {"id": event["id"], "items": [c.to_json() for c in found[:MAX_CANDIDATES]]}
+    st.session_state.editor_text = text
+    if action == "run_all":
+        launch(gateway, session, text, 0, text)
+    elif action == "run_statement":
+        try:
+            sql, offset = statement_at(text, int(event.get("cursor", 0)))
+        except GatewayError as exc:
+            st.toast(exc.message, icon=":material/edit:")
+            return None
+        launch(gateway, session, sql, offset, text)
+    elif action == "run_selection":
+        start, end = sorted((int(event.get("selection_start", 0)), int(event.get("selection_end", 0))))
+        launch(gateway, session, text[start:end], start, text)
+    elif action == "format":
+        try:
+            state.set_editor_text(format_sql(text))
+        except ValueError as exc:
+            st.toast(f"Format SQL needs SQL it can parse: {exc}", icon=":material/warning:")
+    return None
+
+
+def unseen_events(value) -> list[dict]:
+    """Events of the editor's value not acted on yet, oldest first; only the newest completion request.
+
+    Each is marked seen before it is acted on, so a run starts once even if the rerun is cut short.
+    """
+    events = value.get("events", []) if isinstance(value, dict) else []
+    seen = st.session_state.setdefault("editor_events_seen", [])
+    fresh = [e for e in events if isinstance(e, dict) and e.get("id") and e["id"] not in seen]
+    completes = [e for e in fresh if e.get("action") == "complete"]
+    fresh = [e for e in fresh if e.get("action") != "complete" or e is completes[-1]]
+    seen.extend(e["id"] for e in fresh)
+    del seen[:-50]
+    return fresh
+
+
+def render(gateway, session) -> None:
+    """Handle a pending request or editor event, then draw the editor."""
+    if st.session_state.get("completion_warmed") != session:
+        st.session_state.completion_warmed = session
+        try:
+            gateway.warm_completion(session)  # tables and functions load while the user types
+        except GatewayError:
+            pass
+    request = state.pop_editor_request()
+    if request:
+        state.set_editor_text(request["text"])
+        if request.get("action") == "run_all":
+            launch(gateway, session, request["text"], 0, request["text"])
+    events = unseen_events(st.session_state.get(EDITOR_KEY))
+    for event in (e for e in events if e.get("action") != "complete"):
+        st.session_state.pop("completion_answer", None)
+        _handle(gateway, session, event)
+    for event in (e for e in events if e.get("action") == "complete"):
+        # Kept until the next event: a rerun that overtakes this one still delivers the answer.
+        st.session_state.completion_answer = _handle(gateway, session, event)
+    text = state.editor_text()
+    sql_editor(text, state.editor_version(), completions=st.session_state.get("completion_answer"),
+               markers=markers_for(st.session_state.get("current_run"), text),
+               schema_generation=state.schema_generation(), key=EDITOR_KEY)

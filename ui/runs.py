@@ -1,0 +1,198 @@
+"""Running a statement from the UI: the operation, its result spool, and the session's history.
+
+A ``ResultSpool`` reads every page of an operation through ``fetch_results`` in a thread:
+the first ``display_limit`` rows stay in memory for the grid and the chart, and every row
+goes to a CSV file, so the download holds the full result (up to ``SPOOL_MAX_ROWS``) without
+running the query again and without collecting it in memory. No Streamlit here: the thread
+must not touch ``st``; pages read the spool's fields.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Optional
+
+from gateway import GatewayError, OperationStatus, ResultType
+
+DISPLAY_LIMITS = (1_000, 10_000, 100_000)
+SPOOL_MAX_ROWS = 10_000_000
+_SPOOL_TIMEOUT_S = 6 * 3600.0
+
+
+def _csv_value(value):
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, ensure_ascii=False)
+    return value
+
+
+class ResultSpool:
+    """Fetches all pages of one operation; keeps the first rows, writes all rows to CSV."""
+
+    def __init__(self, gateway, session, operation, display_limit: int, directory: Optional[str] = None) -> None:
+        self.gateway, self.session, self.operation = gateway, session, operation
+        self.display_limit = display_limit
+        self.columns: list = []
+        self.rows: list[list] = []
+        self.total = 0
+        self.pages = 0
+        self.error: Optional[dict] = None
+        self.info = None                      # OperationInfo captured before the operation is closed
+        self.capped = False
+        self.ended: Optional[float] = None
+        fd, self.csv_path = tempfile.mkstemp(prefix="result-", suffix=".csv", dir=directory)
+        os.close(fd)
+        self.first_page = threading.Event()
+        self.done = threading.Event()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"ui-spool-{operation}", daemon=True)
+        self._thread.start()
+
+    @property
+    def cut(self) -> bool:
+        return self.total > len(self.rows)
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _run(self) -> None:
+        try:
+            with open(self.csv_path, "w", newline="", encoding="utf-8") as out:
+                writer = csv.writer(out)
+                for page in self.gateway.iter_results(self.session, self.operation, timeout_s=_SPOOL_TIMEOUT_S):
+                    if page.columns and not self.columns:
+                        self.columns = list(page.columns)
+                        writer.writerow([c.name for c in self.columns])
+                    if page.result_type is ResultType.ERROR:
+                        self.error = page.exception or {"root_cause": "the statement failed"}
+                        break
+                    room = self.display_limit - len(self.rows)
+                    if room > 0:
+                        self.rows.extend(page.rows[:room])
+                    writer.writerows([_csv_value(v) for v in row] for row in page.rows)
+                    self.total += len(page.rows)
+                    self.pages += 1
+                    self.first_page.set()
+                    if self._stop.is_set():
+                        break
+                    if self.total >= SPOOL_MAX_ROWS:
+                        self.capped = page.next_token is not None
+                        break
+        except GatewayError as exc:
+            self.error = exc.to_json()
+        except Exception as exc:  # noqa: BLE001 - shown to the user, never lost in a thread
+            self.error = {"root_cause": str(exc), "error_class": type(exc).__name__}
+        finally:
+            try:
+                self.info = self.gateway.get_operation_info(self.session, self.operation)
+            except GatewayError:
+                pass
+            try:
+                self.gateway.close_operation(self.session, self.operation)
+            except GatewayError:
+                pass
+            self.ended = time.monotonic()
+            self.first_page.set()
+            self.done.set()
+
+    def discard(self) -> None:
+        self.stop()
+        try:
+            os.unlink(self.csv_path)
+        except OSError:
+            pass
+
+
+@dataclass
+class Run:
+    """One run from the editor: what was sent, where it sits in the editor, and its spool."""
+
+    sql: str
+    offset: int                     # where ``sql`` starts in the editor text (for error marks)
+    editor_text: str
+    operation: object
+    spool: Optional[ResultSpool]
+    started: float = field(default_factory=time.monotonic)
+    started_at: float = field(default_factory=time.time)
+    ended: Optional[float] = None
+    canceled: bool = False
+    submit_error: Optional[dict] = None
+    history_id: int = 0
+
+    @property
+    def error(self) -> Optional[dict]:
+        if self.submit_error:
+            return self.submit_error
+        return self.spool.error if self.spool else None
+
+    @property
+    def finished(self) -> bool:
+        return self.submit_error is not None or (self.spool is not None and self.spool.done.is_set())
+
+    @property
+    def elapsed_s(self) -> float:
+        end = self.ended or (self.spool.ended if self.spool is not None else None)
+        return (end or time.monotonic()) - self.started
+
+    @property
+    def status(self) -> str:
+        if self.canceled:
+            return "CANCELED"
+        if self.error:
+            return "ERROR"
+        if not self.finished:
+            return "RUNNING"
+        return "FINISHED"
+
+
+@dataclass
+class HistoryEntry:
+    id: int
+    sql: str
+    started_at: float
+    status: str = "RUNNING"
+    duration_s: Optional[float] = None
+    rows: Optional[int] = None
+    error_class: Optional[str] = None
+
+
+def start_run(gateway, session, sql: str, offset: int, editor_text: str, display_limit: int,
+              spool_dir: Optional[str] = None) -> Run:
+    """Submit ``sql`` and start spooling its result; a rejected statement becomes the run's error."""
+    try:
+        operation = gateway.execute_statement(session, sql)
+    except GatewayError as exc:
+        return Run(sql, offset, editor_text, None, None, submit_error=exc.to_json(), ended=time.monotonic())
+    return Run(sql, offset, editor_text, operation, ResultSpool(gateway, session, operation, display_limit, spool_dir))
+
+
+def cancel_run(gateway, session, run: Run) -> None:
+    """Cancel the operation (its Spark jobs stop) and the spool."""
+    run.canceled = True
+    if run.spool is not None:
+        run.spool.stop()
+    if run.operation is not None:
+        try:
+            gateway.cancel_operation(session, run.operation)
+        except GatewayError:
+            pass  # it ended meanwhile
+
+
+def finish_history(entry: HistoryEntry, run: Run) -> None:
+    entry.status = run.status
+    entry.duration_s = round(run.elapsed_s, 3)
+    entry.rows = run.spool.total if run.spool else None
+    entry.error_class = None if run.canceled else (run.error or {}).get("error_class")
+
+
+def operation_status(gateway, session, run: Run) -> Optional[OperationStatus]:
+    if run.operation is None:
+        return None
+    try:
+        return gateway.get_operation_info(session, run.operation).status
+    except GatewayError:
+        return None

@@ -1,0 +1,98 @@
+"""Session page: this session's configuration (SET and RESET from a form) and its operations."""
+from __future__ import annotations
+
+import re
+import time
+
+import pandas as pd
+import streamlit as st
+
+from gateway import GatewayError, OperationStatus
+
+_KEY = re.compile(r"^[A-Za-z0-9_.\-]+$")
+
+
+def set_statement(key: str, value: str) -> str:
+    """``SET key=value``; raises ValueError for a key that is not a plain setting name."""
+    key = key.strip()
+    if not _KEY.match(key):
+        raise ValueError(f"'{key}' is not a setting name: use letters, digits, dots, dashes and "
+                         f"underscores, e.g. spark.sql.shuffle.partitions")
+    return f"SET {key}={value.strip()}"
+
+
+def reset_statement(key: str) -> str:
+    """``RESET key``, or ``RESET`` (every setting) for an empty key."""
+    if not key.strip():
+        return "RESET"
+    return "RE" + set_statement(key, "").rstrip("=")
+
+
+def render_config(gateway, session) -> None:
+    config = gateway.get_session_config(session)
+    needle = st.text_input("Filter settings", key="config_filter", placeholder="e.g. shuffle, ansi, timeZone")
+    rows = [{"setting": k, "value": v} for k, v in config.items() if needle.lower() in k.lower()]
+    st.dataframe(pd.DataFrame(rows, columns=["setting", "value"]), hide_index=True, width="stretch",
+                 height=320)
+    st.caption(f"{len(rows):,} of {len(config):,} settings")
+    set_form, reset_form = st.columns(2, gap="large")
+    with set_form.form("set_form", border=True):
+        st.markdown("**SET** a setting for this session")
+        key = st.text_input("Setting", key="set_key", placeholder="spark.sql.shuffle.partitions")
+        value = st.text_input("Value", key="set_value", placeholder="8")
+        if st.form_submit_button("SET", type="primary"):
+            _configure(gateway, session, lambda: set_statement(key, value))
+    with reset_form.form("reset_form", border=True):
+        st.markdown("**RESET** a setting (empty: all of them) to its default")
+        reset_key = st.text_input("Setting", key="reset_key", placeholder="spark.sql.shuffle.partitions")
+        if st.form_submit_button("RESET"):
+            _configure(gateway, session, lambda: reset_statement(reset_key))
+
+
+def _configure(gateway, session, build) -> None:
+    try:
+        statement = build()
+        gateway.configure_session(session, statement)
+    except ValueError as exc:
+        st.error(str(exc))
+        return
+    except GatewayError as exc:
+        error = exc.to_json()
+        st.error(f"**{error.get('error_class') or 'Error'}**: {error.get('root_cause')}")
+        return
+    st.success(f"`{statement}` applied to this session.")
+
+
+def render_operations(gateway, session) -> None:
+    operations = gateway.list_operations(session)
+    if not operations:
+        st.info("No open operations. Statements you run in the SQL editor show up here while they run "
+                "or hold results; cancel or close them from here.")
+        return
+    now = time.time()
+    for handle, info in sorted(operations, key=lambda pair: pair[1].submitted_at, reverse=True):
+        text, cancel, close = st.columns([8, 1, 1], vertical_alignment="center")
+        duration = info.duration_s if info.duration_s is not None else now - info.submitted_at
+        first = info.statement.strip().splitlines()[0][:100] if info.statement.strip() else ""
+        text.markdown(f"**{info.status.value}** · {duration:.1f} s · {info.rows_fetched:,} rows fetched · "
+                      f"`{first}`  \n<small>operation `{str(handle)[:8]}` · jobs {info.job_ids or '–'}</small>",
+                      unsafe_allow_html=True)
+        if cancel.button("Cancel", key=f"op_cancel_{handle}",
+                         disabled=info.status not in (OperationStatus.PENDING, OperationStatus.RUNNING)):
+            _act(gateway.cancel_operation, session, handle)
+        if close.button("Close", key=f"op_close_{handle}"):
+            _act(gateway.close_operation, session, handle)
+
+
+def _act(call, session, handle) -> None:
+    try:
+        call(session, handle)
+    except GatewayError as exc:
+        st.toast(exc.message, icon=":material/warning:")
+    st.rerun()
+
+
+def render_info(gateway, session) -> None:
+    info = gateway.get_gateway_info()
+    st.dataframe(pd.DataFrame([{"": k, "value": str(v)} for k, v in info.items()] +
+                              [{"": "session", "value": str(session)}]), hide_index=True, width="stretch")

@@ -1,0 +1,68 @@
+"""This browser session's UI state: the gateway, the session handle, the editor and the history.
+
+app.py sets ``st.session_state.gateway`` and ``st.session_state.session_handle``; other
+pages (modules, jars, plans) rely on the same two keys.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+from gateway import GatewayService
+
+DEFAULT_SQL = "SELECT * FROM range(10)"
+
+
+def gateway() -> GatewayService:
+    return st.session_state.gateway
+
+
+def handle() -> str:
+    return st.session_state.session_handle
+
+
+def show_session_notice() -> None:
+    """Say so once when an expired session was replaced by a new one."""
+    if notice := st.session_state.pop("session_notice", None):
+        st.warning(notice, icon=":material/schedule:")
+
+
+def editor_text() -> str:
+    return st.session_state.setdefault("editor_text", DEFAULT_SQL)
+
+
+def set_editor_text(text: str) -> None:
+    """Replace the editor's content (the component takes it when the version changes)."""
+    st.session_state.editor_text = text
+    st.session_state.editor_version = st.session_state.get("editor_version", 0) + 1
+
+
+def editor_version() -> int:
+    return st.session_state.setdefault("editor_version", 0)
+
+
+def open_in_editor(text: str, run: bool = False) -> None:
+    """Ask the editor page to load ``text`` (and run it) on its next render."""
+    st.session_state.editor_request = {"action": "run_all" if run else "load", "text": text}
+
+
+def pop_editor_request():
+    return st.session_state.pop("editor_request", None)
+
+
+def history() -> list:
+    return st.session_state.setdefault("history", [])
+
+
+def next_history_id() -> int:
+    st.session_state.history_counter = st.session_state.get("history_counter", 0) + 1
+    return st.session_state.history_counter
+
+
+def bump_schema_generation() -> int:
+    st.session_state.schema_generation = st.session_state.get("schema_generation", 0) + 1
+    st.session_state.pop("catalog_tables", None)
+    return st.session_state.schema_generation
+
+
+def schema_generation() -> int:
+    return st.session_state.get("schema_generation", 0)
