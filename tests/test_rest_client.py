@@ -55,7 +55,7 @@ def test_shares_a_session_opened_in_python(client, gateway):
 
 def test_cancel_and_errors(client):
     with client.open_session() as session:
-        op = session.execute("SELECT count(*) FROM range(0, 50000000000, 1, 2) WHERE rand() > 2")
+        op = session.execute("SELECT reflect('java.lang.Thread', 'sleep', CAST(1000 AS BIGINT)) FROM range(0, 100000, 1, 2)")
         deadline = time.monotonic() + 30
         while op.status() != "RUNNING" and time.monotonic() < deadline:
             time.sleep(0.02)
