@@ -299,7 +299,6 @@ class RemoteOperation:
         ``prefetch``: ask for the next page while the caller works on this one, so the server
         prepares page N+1 while the client decodes page N (asking for N+1 frees page N on the server).
         """
-        client = self.session.client
         uri: Optional[str] = f"{self.path}/result/0?" + urlencode(
             {k: v for k, v in {"rowFormat": row_format, "maxRows": max_rows}.items() if v is not None})
         deadline = time.monotonic() + timeout_s

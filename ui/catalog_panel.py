@@ -113,7 +113,7 @@ def render_detail(gateway, session, name: str) -> None:
     st.caption(f"{badge} · `{name}`" + (f" · {detail.provider}" if detail.provider else "")
                + (f" · {detail.comment}" if detail.comment else ""))
     query = f"SELECT * FROM {name} LIMIT 100"
-    if st.button(f"Open `SELECT … LIMIT 100` in the editor", key="open_select", icon=":material/edit_note:", type="primary"):
+    if st.button("Open `SELECT … LIMIT 100` in the editor", key="open_select", icon=":material/edit_note:", type="primary"):
         state.open_in_editor(query)
         st.switch_page("pages/editor.py")
     columns_tab, partitions_tab, properties_tab, ddl_tab, sample_tab, stats_tab = st.tabs(
