@@ -142,10 +142,3 @@ def test_bad_upload_is_a_client_error(http, rest_session):
     answer = http("POST", f"/v2/sessions/{rest_session}/jars/upload?filename=broken.jar", raw=b"not a zip",
                   headers={"Content-Type": "application/java-archive"})
     assert 400 <= answer.status < 500 and answer.body["root_cause"]
-
-
-def test_jar_endpoints_answer_501_until_the_feature_is_installed(http, rest_session):
-    if hasattr(GatewayService, "list_jars"):
-        pytest.skip("the jar calls are installed")
-    answer = http("GET", f"/v2/sessions/{rest_session}/jars")
-    assert answer.status == 501 and "list_jars" in answer.body["root_cause"]
