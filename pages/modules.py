@@ -64,7 +64,9 @@ for module in modules:
 
 st.subheader("Load a module")
 types = {t.type: t for t in gateway.list_module_types()}
-chosen = st.selectbox("Type", list(types), key="load_type", format_func=lambda t: f"{t} — {types[t].description}")
+loaded = {m.name for m in modules}
+# Types not loaded yet come first: the form opens on something that can be loaded now.
+chosen = st.selectbox("Type", sorted(types, key=lambda t: t in loaded), key="load_type", format_func=lambda t: f"{t} — {types[t].description}")
 with st.form("load_module"):
     name = st.text_input("Name", value=chosen, key=f"load_name_{chosen}", help="Case-insensitive; unique in the session")
     values = {}
