@@ -99,10 +99,16 @@ def operation(gateway, session, handle):
     return gateway.operations.get(gateway.sessions.get(session).handle, handle)
 
 
-def mid_write(gateway) -> bool:
+def task_output_exists(warehouse: Path) -> bool:
     """A task has an output file open: some file lies under a _temporary directory."""
-    warehouse = gateway.config.data_dir / "warehouse"
-    return any(p.is_file() for p in warehouse.rglob("_temporary/**/*"))
+    try:
+        return any(p.is_file() for p in warehouse.rglob("_temporary/**/*"))
+    except FileNotFoundError:  # Spark removed a task directory while we walked it: not yet, look again
+        return False
+
+
+def mid_write(gateway) -> bool:
+    return task_output_exists(gateway.config.data_dir / "warehouse")
 
 
 def run_fault(gateway, session, fault, table: str, iterations: int = 10) -> dict:
@@ -318,7 +324,7 @@ class Child:
     def kill_while_writing(self) -> None:
         warehouse = self.data_dir / "warehouse"
         deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and not any(p.is_file() for p in warehouse.rglob("_temporary/**/*")):
+        while time.monotonic() < deadline and not task_output_exists(warehouse):
             assert self.process.poll() is None, "the child ended before its write started"
             time.sleep(0.05)
         os.killpg(self.process.pid, signal.SIGKILL)
