@@ -17,6 +17,7 @@ from .errors import InvalidStatementError
 from .models import Column, OperationStatus, StatementSummary
 from .operation import Operation, bind_current
 from .serialization import error_json, type_json
+from .spark_conf import restore_conf
 from .statements import Statement, StatementKind, split_script
 
 log = logging.getLogger(__name__)
@@ -105,7 +106,7 @@ class StatementRunner:
                 else:
                     stream = _open_stream(df, schema, session.timezone)
                     batches = stream
-                _restore_config(spark, restore)
+                restore_conf(spark, restore)
                 restore = {}
                 session.run_lock.release()
                 locked = False
@@ -120,7 +121,7 @@ class StatementRunner:
             if stream is not None:
                 stream.close()
             if restore:
-                _restore_config(spark, restore)
+                restore_conf(spark, restore)
             if locked:
                 session.run_lock.release()
             _clear_job_group(sc)
@@ -203,7 +204,7 @@ def _open_stream(df, schema, timezone: str) -> ArrowBatchStream:
     try:
         return ArrowBatchStream(df, schema, timezone)
     finally:
-        _restore_config(df.sparkSession, restore)
+        restore_conf(df.sparkSession, restore)
 
 
 def _apply_config(spark, config: dict) -> dict:
@@ -220,16 +221,8 @@ def _apply_config(spark, config: dict) -> dict:
             restore[key] = spark.conf.get(key, None)  # None: not set in this session
             spark.conf.set(key, str(value))
     except Exception as exc:
-        _restore_config(spark, restore)
+        restore_conf(spark, restore)
         raise InvalidStatementError(
             f"the operation setting {key!r} cannot be applied: {error_json(exc)['root_cause']} "
             f"Static Spark settings belong in the workbench configuration under [spark.conf].") from None
     return restore
-
-
-def _restore_config(spark, restore: dict) -> None:
-    for key, value in restore.items():
-        if value is None:
-            spark.conf.unset(key)
-        else:
-            spark.conf.set(key, value)

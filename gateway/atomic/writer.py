@@ -12,6 +12,7 @@ from urllib.parse import urlparse
 from ..errors import InvalidStatementError, OperationStateError
 from ..models import OperationStatus
 from ..operation import current_operation
+from ..spark_conf import restore_conf
 from ..statements import Statement
 from .journal import Journal
 from .metastore import SESSION_CATALOG, SessionCatalog
@@ -141,11 +142,7 @@ def _run_step(spark, step: WriteStep):
     try:
         return spark.sql(step.sql)
     finally:
-        for key, value in saved.items():
-            if value is None:
-                spark.conf.unset(key)
-            else:
-                spark.conf.set(key, value)
+        restore_conf(spark, saved)
 
 
 def _same_file_system(a: str, b: str) -> bool:

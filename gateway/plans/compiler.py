@@ -13,6 +13,7 @@ from .spark_adapter import PlannedStatement, planned
 from .syntax import PLANNABLE
 from .tables import columns_of, describe_table, plan_table_names, statement_tables
 from .tree import nest, stable_text
+from ..spark_conf import restore_conf
 from ..statements import classify
 
 # Settings that change what Spark plans, recorded (effective value) in every plan.
@@ -69,11 +70,7 @@ def planning_context(spark, catalog: Optional[str], database: Optional[str], con
             spark.catalog.setCurrentDatabase(database)
         yield
     finally:
-        for key, value in restore.items():
-            if value is None:
-                spark.conf.unset(key)
-            else:
-                spark.conf.set(key, value)
+        restore_conf(spark, restore)
         if spark.catalog.currentCatalog() != previous_catalog:
             spark.catalog.setCurrentCatalog(previous_catalog)
         if spark.catalog.currentDatabase() != previous_database:
