@@ -1,4 +1,4 @@
-"""REST API (this gateway, gateway.client) versus the Spark Thrift Server shipped in pyspark (HiveServer2
+"""REST API (this gateway, workbench_client) versus the Spark Thrift Server shipped in pyspark (HiveServer2
 protocol, impyla), both on 127.0.0.1, in one run: SELECT 1 latency and N rows x 5 columns
 (bigint, double, string, date, timestamp) fetched to Python values.
 
@@ -56,7 +56,7 @@ def start_rest(data_dir: Path, port: int) -> subprocess.Popen:
 
 
 def bench_rest(data_dir: Path, rows: int, select1_runs: int, page_rows: int) -> dict:
-    from gateway.client import GatewayClient
+    from workbench_client import GatewayClient
 
     port = free_port()
     started = time.perf_counter()

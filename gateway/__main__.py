@@ -6,8 +6,8 @@ import gc
 import logging
 import sys
 
-from .config import load_config
-from .errors import ConfigurationError
+from gateway.config import load_config
+from gateway.errors import ConfigurationError
 
 
 def main(argv=None) -> int:
@@ -24,9 +24,9 @@ def main(argv=None) -> int:
         host = args.host or config["rest.host"]
         port = config["rest.port"] if args.port is None else args.port
         token = config["rest.token"] or None
-        from .rest.server import check_bind, serve as serve_forever
+        from gateway.rest.server import check_bind, serve as serve_forever
         check_bind(host, token)  # before Spark starts: a refused bind should fail in a second
-        from .service import GatewayService
+        from gateway.core.service import GatewayService
         service = GatewayService(config)
         # A server process: what exists now lives for good, so keep it out of collections, and let
         # result pages (tens of thousands of new lists each) build without a collection every 700.

@@ -4,7 +4,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 
-from .errors import OperationNotFoundError, SessionNotFoundError
+from gateway.errors import OperationNotFoundError, SessionNotFoundError
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from gateway import GatewayError
-from gateway.plans import plan_dot, plan_text
+from gateway.features.plans import plan_dot, plan_text
 
 gateway = st.session_state.gateway
 handle = st.session_state.session_handle

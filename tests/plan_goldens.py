@@ -9,7 +9,7 @@ import difflib
 import os
 from pathlib import Path
 
-from gateway.plans import dumps, stable_plan
+from gateway.features.plans import dumps, stable_plan
 
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden" / "plans"
 UPDATE_ENV = "UPDATE_GOLDEN_PLANS"

@@ -21,9 +21,9 @@ from typing import Optional
 import pytest
 
 from gateway import InvalidStatementError, OperationStatus, SqlExecutionError
-from gateway.atomic import WriteAction, install_atomic_writes, parse_write
-from gateway.executor import StatementRunner
-from gateway.statements import StatementKind
+from gateway.features.atomic import WriteAction, install_atomic_writes, parse_write
+from gateway.core.executor import StatementRunner
+from gateway.core.statements import StatementKind
 from tests.conftest import ROOT, run_all, wait_for
 
 OLD = "SELECT id, id % 2 AS k FROM range(6)"

@@ -5,7 +5,7 @@ import pytest
 
 from gateway.config import SETTINGS, load_config
 from gateway.errors import ConfigurationError
-from gateway.spark import spark_conf
+from gateway.spark.root import spark_conf
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -72,7 +72,7 @@ def test_invalid_toml(tmp_path):
 
 def test_missing_java_says_what_to_install(monkeypatch, tmp_path):
     from gateway.errors import JavaNotFoundError
-    from gateway.spark import java_version
+    from gateway.spark.root import java_version
 
     monkeypatch.setenv("JAVA_HOME", str(tmp_path / "no-java"))
     with pytest.raises(JavaNotFoundError, match="Install Java 17 or newer"):
@@ -81,7 +81,7 @@ def test_missing_java_says_what_to_install(monkeypatch, tmp_path):
 
 def test_old_java_is_refused_with_the_version(monkeypatch, tmp_path):
     from gateway.errors import JavaNotFoundError
-    from gateway.spark import java_version
+    from gateway.spark.root import java_version
 
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()

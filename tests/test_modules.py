@@ -6,7 +6,7 @@ import pytest
 
 from gateway import GatewayService, InvalidRequestError, ObjectNotFoundError, SqlExecutionError
 from gateway.errors import ConfigurationError, InvalidStatementError
-from gateway.modules import ENTRY_POINT_GROUP, FactoryRegistry, builtin_factories, module_settings
+from gateway.features.modules import ENTRY_POINT_GROUP, FactoryRegistry, builtin_factories, module_settings
 from tests.conftest import run_all
 from tests.jarbuild import build_jar, hive_udf_source, javac_available
 
@@ -245,7 +245,7 @@ def test_service_calls_and_function_browser(gateway, session, tmp_path):
     gateway.use_modules(session, "core, geo")  # a comma-separated text works too
     detail = gateway.get_function(session, "haversine_km")
     assert (detail.module, detail.module_version, detail.providers) == ("geo", "1.0.0", ["geo"])
-    assert detail.implementation == "python:gateway.modules.geo.haversine_km"
+    assert detail.implementation == "python:gateway.features.modules.geo.haversine_km"
     gateway.unload_module(session, "lw")
     assert gateway.get_function(session, "lower").module == "core"
     assert gateway.function_origin(session, "no_such_function_anywhere") is None
@@ -319,5 +319,5 @@ def test_bad_files_and_service_arguments(gateway, session, tmp_path):
     assert [m.name for m in gateway.list_modules(session, full=True)] == ["core"]
     assert "ok1" in error_of(gateway, session, "SELECT ok1()")
     with pytest.raises(InvalidStatementError, match="SHOW"):
-        from gateway.modules.statements import parse
+        from gateway.features.modules.statements import parse
         parse("SHOW MODULES now")

@@ -5,7 +5,7 @@ import pytest
 
 from gateway import (InvalidStatementError, InvalidTokenError, OperationHandle, OperationNotFoundError,
                      OperationStateError, OperationStatus, OperationType, ResultType)
-from gateway.arrow_stream import is_small
+from gateway.spark.arrow_stream import is_small
 from tests.conftest import run_all, wait_for
 
 # Each row sleeps a second in the task; Thread.sleep answers the interrupt that a cancel sends.

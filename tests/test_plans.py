@@ -11,10 +11,10 @@ from sqlglot.tokens import TokenType
 
 from conftest import run_all
 from gateway import function_versions
-from gateway.plans import plan_dot, plan_text, stable_plan
-from gateway.plans.functions import preferred_name
-from gateway.plans.spark_adapter import builtin_function_names
-from gateway.plans.tree import parse_text_tree, stable_text
+from gateway.features.plans import plan_dot, plan_text, stable_plan
+from gateway.features.plans.functions import preferred_name
+from gateway.features.plans.spark_adapter import builtin_function_names
+from gateway.features.plans.tree import parse_text_tree, stable_text
 from plan_goldens import compare_or_update, golden_names, setup_statements
 
 
@@ -299,7 +299,7 @@ def test_diff_plans_names_changes_and_marks_nodes(gateway, golden):
 
 
 def _nodes(text):
-    from gateway.plans.tree import iter_nodes
+    from gateway.features.plans.tree import iter_nodes
     return list(iter_nodes(parse_text_tree(text)))
 
 
@@ -369,8 +369,8 @@ def test_a_changed_view_body_is_refused_even_with_the_same_schema(gateway, sessi
 
 
 def test_text_fallback_reads_explain_output_like_the_jvm_adapter(gateway, golden):
-    from gateway.plans.functions import used_functions
-    from gateway.plans.spark_adapter import _from_explain, planned
+    from gateway.features.plans.functions import used_functions
+    from gateway.features.plans.spark_adapter import _from_explain, planned
 
     handle, plans = golden
     spark = gateway.sessions.get(handle).spark

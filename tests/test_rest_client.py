@@ -1,4 +1,4 @@
-"""gateway.client over real HTTP: sessions, rows, pages, cancel, errors, the DB-API cursor, tokens."""
+"""workbench_client over real HTTP: sessions, rows, pages, cancel, errors, the DB-API cursor, tokens."""
 from __future__ import annotations
 
 import datetime as dt
@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from gateway import client as dbapi
-from gateway.client import GatewayClient, InterfaceError, NotSupportedError, OperationalError, ProgrammingError
+import workbench_client as dbapi
+from workbench_client import GatewayClient, InterfaceError, NotSupportedError, OperationalError, ProgrammingError
 from rest_support import server, start  # noqa: F401 - fixtures
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from gateway.errors import InvalidTokenError, OperationStateError
 from gateway.models import Column, ResultType
-from gateway.results import ResultFetcher
+from gateway.core.results import ResultFetcher
 
 
 def batch(start, n):

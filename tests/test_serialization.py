@@ -4,7 +4,7 @@ import gc
 import pyarrow as pa
 from pyspark.sql import types as T
 
-from gateway.serialization import arrow_rows, type_json, type_name
+from gateway.core.serialization import arrow_rows, type_json, type_name
 
 
 def test_type_json_follows_the_seed_appendix():

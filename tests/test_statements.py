@@ -1,7 +1,7 @@
 import pytest
 
 from gateway.errors import InvalidStatementError
-from gateway.statements import StatementKind, classify, split_script
+from gateway.core.statements import StatementKind, classify, split_script
 
 
 def test_split_respects_strings_and_comments():

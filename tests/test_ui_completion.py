@@ -5,7 +5,7 @@ import pytest
 
 from conftest import wait_for
 from gateway import InvalidRequestError, OperationStatus
-from gateway.completion import BUILTINS, signature_of
+from gateway.features.completion.completer import BUILTINS, signature_of
 
 
 @pytest.fixture(scope="module")

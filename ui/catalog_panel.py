@@ -7,8 +7,8 @@ import pandas as pd
 import streamlit as st
 
 from gateway import GatewayError, TableKind
-from gateway.catalog import quote_name
-from gateway.serialization import type_name
+from gateway.core.catalog import quote_name
+from gateway.core.serialization import type_name
 
 from . import first_run, state
 from .results import column_labels, frame_of

@@ -9,7 +9,7 @@ import sqlglot
 import streamlit as st
 
 from gateway import GatewayError
-from gateway.statements import split_script
+from gateway.core.statements import split_script
 
 from . import state
 from .runs import DISPLAY_LIMITS, HistoryEntry, Run, start_run

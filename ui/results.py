@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from gateway import GatewayError
-from gateway.serialization import type_name
+from gateway.core.serialization import type_name
 
 from . import charts, history, state
 from .runs import Run, cancel_run, finish_history

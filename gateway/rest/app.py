@@ -6,13 +6,13 @@ from typing import Optional
 
 from fastapi import Depends, FastAPI
 
-from .. import __version__
-from ..config import load_config
-from ..service import GatewayService
-from .auth import require_token
-from .errors import install_error_handlers
-from .limits import BodyLimitMiddleware
-from .routes import catalog, info, jars, modules, operations, sessions, statements
+from gateway import __version__
+from gateway.config import load_config
+from gateway.core.service import GatewayService
+from gateway.rest.auth import require_token
+from gateway.rest.errors import install_error_handlers
+from gateway.rest.limits import BodyLimitMiddleware
+from gateway.rest.routes import catalog, info, jars, modules, operations, sessions, statements
 
 DESCRIPTION = """The Spark SQL Workbench gateway over HTTP, compatible with Apache Flink's SQL Gateway
 REST API (v1, v2) where they overlap, plus catalog, module and jar endpoints under /v2.

@@ -8,7 +8,7 @@ from typing import Optional
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from .errors import UnauthorizedError
+from gateway.rest.errors import UnauthorizedError
 
 _bearer = HTTPBearer(auto_error=False, description="Needed when the server runs with rest.token set.")
 

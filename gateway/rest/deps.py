@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fastapi import Request
 
-from ..service import GatewayService
-from .errors import NotSupportedError
+from gateway.core.service import GatewayService
+from gateway.rest.errors import NotSupportedError
 
 
 def service_of(request: Request) -> GatewayService:

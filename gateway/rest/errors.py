@@ -9,10 +9,10 @@ import traceback
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from .encoding import JSONBytes
+from gateway.rest.encoding import JSONBytes
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..errors import GatewayError
+from gateway.errors import GatewayError
 
 log = logging.getLogger(__name__)
 

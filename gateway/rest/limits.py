@@ -10,9 +10,9 @@ import re
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from ..errors import InvalidRequestError
-from .encoding import JSONBytes
-from .errors import error_body
+from gateway.errors import InvalidRequestError
+from gateway.rest.encoding import JSONBytes
+from gateway.rest.errors import error_body
 
 UPLOAD_SUFFIX = "/jars/upload"
 REMOTE_SCHEMES = frozenset({"http", "https", "hdfs", "s3a"})

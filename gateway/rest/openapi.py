@@ -5,7 +5,7 @@
 import json
 import sys
 
-from .app import openapi_document
+from gateway.rest.app import openapi_document
 
 if __name__ == "__main__":
     json.dump(openapi_document(), sys.stdout, indent=2, sort_keys=True)

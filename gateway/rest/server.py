@@ -12,9 +12,9 @@ from typing import Optional
 
 import uvicorn
 
-from ..errors import ConfigurationError
-from ..service import GatewayService
-from .app import create_app
+from gateway.errors import ConfigurationError
+from gateway.core.service import GatewayService
+from gateway.rest.app import create_app
 
 log = logging.getLogger(__name__)
 START_TIMEOUT_S = 30.0

@@ -1,7 +1,7 @@
 """A ``python`` module for the tests: one name clashes with a SQL module, one with a built-in."""
 import pandas as pd
 
-from gateway.modules import module_function
+from gateway.features.modules import module_function
 
 __version__ = "3.0"
 

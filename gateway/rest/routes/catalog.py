@@ -6,10 +6,10 @@ from typing import Optional
 
 from fastapi import APIRouter, Query, Request
 
-from ...errors import SqlExecutionError
-from ..deps import service_of
-from ..encoding import to_json
-from ..schemas import CatalogsResponse, DatabasesResponse, FunctionsResponse, TablesResponse
+from gateway.errors import SqlExecutionError
+from gateway.rest.deps import service_of
+from gateway.rest.encoding import to_json
+from gateway.rest.schemas import CatalogsResponse, DatabasesResponse, FunctionsResponse, TablesResponse
 
 router = APIRouter(tags=["catalog"])
 SESSION = "/sessions/{session_handle}"

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from ... import __version__
-from ..deps import service_of
-from ..schemas import ApiVersionsResponse, InfoResponse
+from gateway import __version__
+from gateway.rest.deps import service_of
+from gateway.rest.schemas import ApiVersionsResponse, InfoResponse
 
 router = APIRouter(tags=["utilities"])
 API_VERSIONS = ["V1", "V2"]

@@ -8,11 +8,11 @@ from __future__ import annotations
 from fastapi import APIRouter, Query, Request
 from starlette.concurrency import run_in_threadpool
 
-from ...errors import InvalidRequestError
-from ..deps import feature_call, service_of
-from ..encoding import to_json
-from ..limits import jar_file_name, local_path_inside
-from ..schemas import AddJarRequest, JarsResponse, UdfClassesResponse, UploadJarResponse
+from gateway.errors import InvalidRequestError
+from gateway.rest.deps import feature_call, service_of
+from gateway.rest.encoding import to_json
+from gateway.rest.limits import jar_file_name, local_path_inside
+from gateway.rest.schemas import AddJarRequest, JarsResponse, UdfClassesResponse, UploadJarResponse
 
 router = APIRouter(tags=["jars"])
 JARS = "/sessions/{session_handle}/jars"

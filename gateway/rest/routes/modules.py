@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Query, Request
 
-from ..deps import feature_call, service_of
-from ..encoding import to_json
-from ..schemas import LoadModuleRequest, ModulesResponse, UseModulesRequest
+from gateway.rest.deps import feature_call, service_of
+from gateway.rest.encoding import to_json
+from gateway.rest.schemas import LoadModuleRequest, ModulesResponse, UseModulesRequest
 
 router = APIRouter(tags=["modules"])
 MODULES = "/sessions/{session_handle}/modules"

@@ -5,12 +5,12 @@ from typing import Optional
 
 from fastapi import APIRouter, Query, Request
 
-from ...errors import SqlExecutionError
-from ...models import ResultType
-from ..deps import service_of
-from ..encoding import JSONBytes, to_json
-from ..pages import next_result_uri, page_json
-from ..schemas import ErrorResponse, FetchResultsResponse, OperationStatusResponse, RowFormat
+from gateway.errors import SqlExecutionError
+from gateway.models import ResultType
+from gateway.rest.deps import service_of
+from gateway.rest.encoding import JSONBytes, to_json
+from gateway.rest.paging import next_result_uri, page_json
+from gateway.rest.schemas import ErrorResponse, FetchResultsResponse, OperationStatusResponse, RowFormat
 
 router = APIRouter(tags=["operations"])
 v2_router = APIRouter(tags=["operations"])

@@ -5,8 +5,8 @@ from typing import Optional
 
 from fastapi import APIRouter, Request
 
-from ..deps import service_of
-from ..schemas import CloseSessionResponse, Empty, OpenSessionRequest, OpenSessionResponse, SessionConfigResponse
+from gateway.rest.deps import service_of
+from gateway.rest.schemas import CloseSessionResponse, Empty, OpenSessionRequest, OpenSessionResponse, SessionConfigResponse
 
 router = APIRouter(tags=["sessions"])
 

@@ -7,9 +7,9 @@ from typing import Optional
 from fastapi import APIRouter, Query, Request
 from starlette.concurrency import run_in_threadpool
 
-from ...errors import InvalidRequestError
-from ..deps import service_of
-from ..schemas import CompleteStatementResponse, ConfigureSessionRequest, Empty, ExecuteStatementRequest, \
+from gateway.errors import InvalidRequestError
+from gateway.rest.deps import service_of
+from gateway.rest.schemas import CompleteStatementResponse, ConfigureSessionRequest, Empty, ExecuteStatementRequest, \
     ExecuteStatementResponse
 
 router = APIRouter(tags=["statements"])

@@ -3,7 +3,7 @@
 ``LOAD MODULE shout`` gives ``shout(s)`` (upper case plus a suffix) as a SQL UDF; the property
 ``suffix`` (default "!") shows that a plugin's properties reach it.
 """
-from gateway.modules import FunctionDefinition, Module, ModuleFactory, PropertySpec
+from gateway.features.modules import FunctionDefinition, Module, ModuleFactory, PropertySpec
 
 
 class ShoutModule(Module):

@@ -1,0 +1,177 @@
+"""Operations: one statement (or script) run asynchronously on a bounded thread pool.
+
+Each operation runs in its own Spark job group, set in the worker thread (PySpark pins
+Python threads to JVM threads), so cancel, close and timeout stop its Spark jobs with
+``cancelJobGroup`` from any thread.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Callable, Optional, TypeVar
+
+from gateway.errors import OperationNotFoundError, OperationStateError
+from gateway.handles import OperationHandle
+from gateway.models import OperationInfo, OperationStatus, OperationType, StatementSummary
+from gateway.core.results import ResultFetcher
+
+if TYPE_CHECKING:
+    from gateway.core.sessions import Session
+
+
+CANCEL_RETRY_S = 60.0
+T = TypeVar("T")
+_running = threading.local()
+
+
+def current_operation() -> Optional["Operation"]:
+    """The operation whose statements run on this worker thread (for handlers bound to its lifecycle)."""
+    return getattr(_running, "operation", None)
+
+
+def bind_current(operation: Optional["Operation"]) -> None:
+    _running.operation = operation
+
+
+class Operation:
+    def __init__(self, session: "Session", statement: str, op_type: OperationType,
+                 fetcher: ResultFetcher, timeout_ms: Optional[int], config: Optional[dict]) -> None:
+        self.handle = OperationHandle()
+        self.session = session
+        self.statement = statement
+        self.type = op_type
+        self.fetcher = fetcher
+        self.timeout_ms = timeout_ms or 0
+        self.config = dict(config or {})
+        self.job_group = f"workbench-op-{self.handle}"
+        self.submitted_at = time.time()
+        self.started_at: Optional[float] = None
+        self.ended_at: Optional[float] = None
+        self.exception: Optional[dict] = None
+        self.summaries: list[StatementSummary] = []
+        self.committed: list[dict] = []  # what atomic writes published (FLIP-305)
+        self._status = OperationStatus.INITIALIZED
+        self._lock = threading.RLock()
+        self._timer: Optional[threading.Timer] = None
+        self.done = threading.Event()
+
+    # -- status machine -------------------------------------------------------------------------
+
+    @property
+    def status(self) -> OperationStatus:
+        return self._status
+
+    def transition(self, target: OperationStatus) -> bool:
+        """Move to ``target`` if the machine allows it; False when the move is not valid."""
+        with self._lock:
+            if not self._status.can_move_to(target):
+                return False
+            self._status = target
+            if target == OperationStatus.RUNNING:
+                self.started_at = time.time()
+            if target.is_terminal and self.ended_at is None:
+                self.ended_at = time.time()
+            if target.is_terminal and self._timer is not None:
+                self._timer.cancel()
+            return True
+
+    def commit_while_running(self, commit: Callable[[], T], finish: bool) -> T:
+        """Run ``commit`` holding off cancel, timeout and close; with ``finish``, become FINISHED with it.
+
+        ``commit`` checks that the operation is still RUNNING; a cancel that arrives meanwhile
+        waits and then finds the operation FINISHED, so a published write is never reported canceled.
+        """
+        with self._lock:
+            result = commit()
+            if finish:
+                self.transition(OperationStatus.FINISHED)
+            return result
+
+    def start_timer(self, on_timeout: Callable[["Operation"], None]) -> None:
+        if self.timeout_ms > 0:
+            self._timer = threading.Timer(self.timeout_ms / 1000.0, on_timeout, args=(self,))
+            self._timer.daemon = True
+            self._timer.start()
+
+    def info(self) -> OperationInfo:
+        spark = self.session.spark
+        try:
+            job_ids = list(spark.sparkContext.statusTracker().getJobIdsForGroup(self.job_group))
+        except Exception:
+            job_ids = []
+        return OperationInfo(
+            status=self._status, type=self.type,
+            has_result=self.type == OperationType.EXECUTE_STATEMENT and self.fetcher.columns is not None
+            and len(self.fetcher.columns) > 0,
+            statement=self.statement, submitted_at=self.submitted_at, started_at=self.started_at,
+            ended_at=self.ended_at, rows_fetched=self.fetcher.rows_fetched, exception=self.exception,
+            job_ids=sorted(job_ids), statements=list(self.summaries), committed=list(self.committed))
+
+
+class OperationManager:
+    """Owns every operation of the gateway and the pool that runs them."""
+
+    def __init__(self, pool_size: int) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=max(1, pool_size), thread_name_prefix="gateway-op")
+        self._operations: dict[OperationHandle, Operation] = {}
+        self._lock = threading.Lock()
+
+    def submit(self, operation: Operation, work: Callable[[Operation], None]) -> OperationHandle:
+        with self._lock:
+            self._operations[operation.handle] = operation
+        operation.transition(OperationStatus.PENDING)
+        self._pool.submit(work, operation)
+        return operation.handle
+
+    def get(self, session_handle, handle) -> Operation:
+        handle = OperationHandle.from_string(handle)
+        with self._lock:
+            operation = self._operations.get(handle)
+        # An operation of another session answers exactly like an unknown one.
+        if operation is None or operation.session.handle != session_handle:
+            raise OperationNotFoundError(
+                f"operation {handle} does not exist in session {session_handle}: it was never created, "
+                f"or it was closed (closing frees its results)")
+        return operation
+
+    def of_session(self, session_handle) -> list[Operation]:
+        with self._lock:
+            return [op for op in self._operations.values() if op.session.handle == session_handle]
+
+    def stop(self, operation: Operation, target: OperationStatus, reason: str) -> None:
+        """Cancel, time out or close: change state, stop Spark jobs, free the buffer."""
+        with operation._lock:
+            previous = operation.status
+            moved = operation.transition(target)
+        if not moved and target != OperationStatus.CLOSED:
+            raise OperationStateError(
+                f"operation {operation.handle} is {previous.value}; it can no longer be "
+                f"{'canceled' if target == OperationStatus.CANCELED else target.value.lower()}")
+        ended = operation.fetcher.ended  # read before close: then no Spark job can be left to stop
+        operation.fetcher.close(reason)
+        if not operation.done.is_set() and not ended:
+            threading.Thread(target=self._cancel_until_done, args=(operation,),
+                             name=f"gateway-cancel-{operation.handle}", daemon=True).start()
+        if target == OperationStatus.CLOSED:
+            with self._lock:
+                self._operations.pop(operation.handle, None)
+
+    @staticmethod
+    def _cancel_until_done(operation: Operation) -> None:
+        """Cancel the job group until the worker has stopped.
+
+        A job submitted just after one cancelJobGroup (while the statement was still being
+        planned) would otherwise run on; so cancel again every 100 ms, for at most a minute.
+        """
+        deadline = time.monotonic() + CANCEL_RETRY_S
+        while time.monotonic() < deadline:
+            try:
+                operation.session.spark.sparkContext.cancelJobGroup(operation.job_group)
+            except Exception:  # Spark may be stopping; the state change still holds
+                return
+            if operation.done.wait(0.1):
+                return
+
+    def shutdown(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)

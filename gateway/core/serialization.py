@@ -1,0 +1,263 @@
+"""Serialization per the FLIP-91 appendix: type JSON, row values, and errors.
+
+Rows stay Arrow until the last step: flat columns are converted column by column inside
+Arrow (dates and timestamps cast to ISO strings there), which is ~10x faster than
+``Table.to_pylist()`` (see ARCHITECTURE.md). Timestamps have one text form everywhere, top
+level or nested: ``2020-01-01T10:00:00.000000`` (TIMESTAMP) and ``2020-01-01T10:00:00.000000Z``
+(TIMESTAMP_LTZ, in UTC).
+"""
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import decimal
+import gc
+import re
+import threading
+import traceback
+from contextlib import contextmanager
+from typing import Any, Iterator, Optional
+
+import pyarrow as pa
+import pyarrow.compute as pc
+from pyspark.sql import types as T
+
+# ---------------------------------------------------------------------------------------------
+# Types
+# ---------------------------------------------------------------------------------------------
+
+_SIMPLE = {
+    T.BooleanType: "BOOLEAN", T.ByteType: "TINYINT", T.ShortType: "SMALLINT", T.IntegerType: "INTEGER",
+    T.LongType: "BIGINT", T.FloatType: "FLOAT", T.DoubleType: "DOUBLE", T.DateType: "DATE",
+    T.NullType: "NULL",
+}
+
+
+def type_json(data_type: T.DataType, nullable: bool = True) -> dict:
+    """The seed's type JSON for a Spark type (recursive for ARRAY, MAP and ROW)."""
+    for cls, name in _SIMPLE.items():
+        if isinstance(data_type, cls):
+            return {"type": name, "nullable": nullable}
+    if isinstance(data_type, T.CharType):
+        return {"type": "CHAR", "nullable": nullable, "length": data_type.length}
+    if isinstance(data_type, T.VarcharType):
+        return {"type": "VARCHAR", "nullable": nullable, "length": data_type.length}
+    if isinstance(data_type, T.StringType):
+        return {"type": "VARCHAR", "nullable": nullable, "length": 2147483647}
+    if isinstance(data_type, T.BinaryType):
+        return {"type": "VARBINARY", "nullable": nullable, "length": 2147483647}
+    if isinstance(data_type, T.DecimalType):
+        return {"type": "DECIMAL", "nullable": nullable, "precision": data_type.precision,
+                "scale": data_type.scale}
+    if isinstance(data_type, T.TimestampNTZType):
+        return {"type": "TIMESTAMP", "nullable": nullable, "precision": 6}
+    if isinstance(data_type, T.TimestampType):
+        return {"type": "TIMESTAMP_LTZ", "nullable": nullable, "precision": 6}
+    if isinstance(data_type, T.ArrayType):
+        return {"type": "ARRAY", "nullable": nullable,
+                "elementType": type_json(data_type.elementType, data_type.containsNull)}
+    if isinstance(data_type, T.MapType):
+        return {"type": "MAP", "nullable": nullable, "keyType": type_json(data_type.keyType, False),
+                "valueType": type_json(data_type.valueType, data_type.valueContainsNull)}
+    if isinstance(data_type, T.StructType):
+        return {"type": "ROW", "nullable": nullable,
+                "fields": [{"name": f.name, "fieldType": type_json(f.dataType, f.nullable)}
+                           for f in data_type.fields]}
+    if isinstance(data_type, (T.DayTimeIntervalType, T.YearMonthIntervalType)):
+        return {"type": "INTERVAL", "nullable": nullable, "spark_type": data_type.simpleString()}
+    return {"type": "RAW", "nullable": nullable, "class": type(data_type).__name__,
+            "spark_type": data_type.simpleString()}
+
+
+def type_name(type_json_: dict) -> str:
+    """Short SQL-ish label for a type JSON, for headers: BIGINT, DECIMAL(10,2), ARRAY<INT>."""
+    kind = type_json_["type"]
+    if kind == "DECIMAL":
+        return f"DECIMAL({type_json_['precision']},{type_json_['scale']})"
+    if kind in ("CHAR",) or (kind == "VARCHAR" and type_json_["length"] < 2147483647):
+        return f"{kind}({type_json_['length']})"
+    if kind == "VARCHAR":
+        return "STRING"
+    if kind == "ARRAY":
+        return f"ARRAY<{type_name(type_json_['elementType'])}>"
+    if kind == "MAP":
+        return f"MAP<{type_name(type_json_['keyType'])}, {type_name(type_json_['valueType'])}>"
+    if kind == "ROW":
+        return "ROW<" + ", ".join(f"{f['name']} {type_name(f['fieldType'])}" for f in type_json_["fields"]) + ">"
+    return kind
+
+
+# ---------------------------------------------------------------------------------------------
+# Rows
+# ---------------------------------------------------------------------------------------------
+
+def _json_value(value: Any, kind: pa.DataType) -> Any:
+    """Slow path for nested values: one Python value to its JSON form, guided by its Arrow type."""
+    if value is None:
+        return None
+    if pa.types.is_map(kind):
+        return {str(_json_value(k, kind.key_type)): _json_value(v, kind.item_type) for k, v in value}
+    if pa.types.is_list(kind) or pa.types.is_large_list(kind) or pa.types.is_fixed_size_list(kind):
+        return [_json_value(v, kind.value_type) for v in value]
+    if pa.types.is_struct(kind):
+        return {kind.field(i).name: _json_value(value.get(kind.field(i).name), kind.field(i).type)
+                for i in range(kind.num_fields)}
+    if isinstance(value, decimal.Decimal):
+        return float(value) if kind.precision <= 15 else str(value)
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is not None:
+            utc = value.astimezone(dt.timezone.utc).replace(tzinfo=None)
+            return utc.isoformat(timespec="microseconds") + "Z"
+        return value.isoformat(timespec="microseconds")
+    if isinstance(value, (dt.date, dt.time)):
+        return value.isoformat()
+    if isinstance(value, dt.timedelta):
+        return value.total_seconds()
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return base64.b64encode(bytes(value)).decode("ascii")
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        return str(value)
+    return value
+
+
+def _timestamp_text(array: pa.Array) -> pa.Array:
+    """ISO text of a timestamp column, formatted inside Arrow: ``2020-01-01T10:00:00.000000[Z]``.
+
+    A zoned timestamp stores UTC instants, so it is cast to a plain timestamp (the same numbers,
+    read as UTC wall time) before formatting: Arrow formats a zoned one ~10x slower, looking up
+    the zone for every value.
+    """
+    zoned = bool(array.type.tz)
+    text = array.cast(pa.timestamp("us")).cast(pa.string())  # "2020-01-01 10:00:00.000000"
+    text = pc.replace_substring(text, " ", "T", max_replacements=1)
+    return pc.binary_join_element_wise(text, "Z", "") if zoned else text
+
+
+def _all_finite(array: pa.Array) -> bool:
+    return pc.all(pc.is_finite(array)).as_py() is not False  # None: every value is null
+
+
+def _column_values(array: pa.Array) -> list:
+    """One Arrow column to a list of JSON-ready values, vectorized where Arrow can."""
+    kind = array.type
+    if pa.types.is_timestamp(kind):
+        return _timestamp_text(array).to_pylist()
+    if pa.types.is_date(kind):
+        return array.cast(pa.string()).to_pylist()
+    if pa.types.is_decimal(kind):
+        if kind.precision <= 15:
+            return array.cast(pa.float64()).to_pylist()
+        return array.cast(pa.string()).to_pylist()
+    if pa.types.is_binary(kind) or pa.types.is_large_binary(kind):
+        return [None if v is None else base64.b64encode(v).decode("ascii") for v in array.to_pylist()]
+    if pa.types.is_nested(kind) or pa.types.is_duration(kind) or pa.types.is_time(kind):
+        return [_json_value(v, kind) for v in array.to_pylist()]
+    if pa.types.is_floating(kind) and not _all_finite(array):
+        # NaN and infinities are not JSON numbers.
+        return [v if v is None or v == v and v not in (float("inf"), float("-inf")) else str(v)
+                for v in array.to_pylist()]
+    return array.to_pylist()
+
+
+_gc_pauses = 0
+_gc_lock = threading.Lock()
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Hold off Python's cycle collector while building rows.
+
+    Every row is a new list, and each few hundred new lists start a collection that walks
+    them: that made up ~80% of turning a page into rows (measured). Rows of plain values
+    hold no cycles, so the collector finds nothing in them; it runs again afterwards. The
+    count lets threads that build pages at once share the pause.
+    """
+    global _gc_pauses
+    with _gc_lock:
+        ours = _gc_pauses > 0 or gc.isenabled()  # if someone else turned it off, leave it off
+        if ours:
+            _gc_pauses += 1
+            gc.disable()
+    try:
+        yield
+    finally:
+        if ours:
+            with _gc_lock:
+                _gc_pauses -= 1
+                if _gc_pauses == 0:
+                    gc.enable()
+
+
+def arrow_rows(batch: pa.RecordBatch | pa.Table) -> list[list]:
+    """Rows of a batch as lists of JSON-ready values."""
+    if batch.num_rows == 0:
+        return []
+    columns = [_column_values(batch.column(i)) for i in range(batch.num_columns)]
+    if not columns:
+        return [[] for _ in range(batch.num_rows)]
+    with _gc_paused():
+        return list(map(list, zip(*columns)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Errors
+# ---------------------------------------------------------------------------------------------
+
+_LINE_POS = re.compile(r"\(line (\d+), pos (\d+)\)")
+_LINE_POSITION = re.compile(r"== SQL \(line (\d+), position (\d+)\) ==")
+
+
+def error_json(exc: BaseException, statement: Optional[str] = None, line_offset: int = 0,
+               statement_index: Optional[int] = None) -> dict:
+    """``{"root_cause", "exception_stack"}`` plus Spark's error class, SQLSTATE and position.
+
+    ``line`` is 1-based and ``position`` 0-based (Spark's convention); ``line_offset`` shifts
+    the line from the statement to the script it came from.
+    """
+    from gateway.errors import GatewayError
+
+    if isinstance(exc, GatewayError):
+        return exc.to_json()
+    message = str(exc).strip()
+    data: dict[str, Any] = {
+        "root_cause": message.split("\n== SQL")[0].split("\n\n== SQL ==")[0].strip(),
+        "exception_stack": "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))[-8000:],
+        "error_class": None,
+        "sqlstate": None,
+    }
+    get_condition = getattr(exc, "getCondition", None) or getattr(exc, "getErrorClass", None)
+    if get_condition:
+        try:
+            data["error_class"] = get_condition()
+            data["sqlstate"] = exc.getSqlState()
+            data["message_parameters"] = exc.getMessageParameters()
+        except Exception:  # the JVM may be gone; keep what we have
+            pass
+    if data["error_class"] is None:
+        data["error_class"] = type(exc).__name__
+    line = position = None
+    match = _LINE_POS.search(message) or _LINE_POSITION.search(message)
+    if match:
+        line, position = int(match.group(1)), int(match.group(2))
+        if match.re is _LINE_POSITION:
+            position -= 1  # "position" is 1-based in that header
+    elif statement is not None:
+        try:
+            contexts = exc.getQueryContext() or []
+        except Exception:
+            contexts = []
+        for context in contexts:
+            try:
+                start = context.startIndex()
+            except Exception:
+                continue
+            if start is not None and start >= 0:
+                before = statement[:start]
+                line, position = before.count("\n") + 1, start - (before.rfind("\n") + 1)
+                break
+    if line is not None:
+        data["line"] = line + line_offset
+        data["position"] = position
+    if statement_index is not None:
+        data["statement_index"] = statement_index
+    return data

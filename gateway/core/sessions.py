@@ -1,0 +1,119 @@
+"""Sessions: each one is ``root.newSession()`` with its own SQL conf, temporary views and
+functions, and current catalog and database. The manager owns the handle map, the session
+cap and the idle sweeper.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Callable, Optional
+
+from gateway.errors import SessionLimitError, SessionNotFoundError
+from gateway.handles import SessionHandle
+
+log = logging.getLogger(__name__)
+
+
+class Session:
+    def __init__(self, spark, name: Optional[str]) -> None:
+        self.handle = SessionHandle()
+        self.spark = spark
+        self.name = name or f"session-{str(self.handle)[:8]}"
+        self.created_at = time.time()
+        self.last_access = time.monotonic()
+        # One statement of a session runs at a time (Flink's first rule): a USE or SET
+        # always sees the statements before it.
+        self.run_lock = threading.Lock()
+        # Per-session feature state, set by the gateway's session openers.
+        self.modules = None      # ModuleManager: loaded modules and their order (FLIP-68)
+        self.resources = None    # ResourceManager: this session's jars and function resources (FLIP-214)
+
+    def touch(self) -> None:
+        self.last_access = time.monotonic()
+
+    def idle_seconds(self) -> float:
+        return time.monotonic() - self.last_access
+
+    @property
+    def timezone(self) -> str:
+        return self.spark.conf.get("spark.sql.session.timeZone")
+
+
+class SessionManager:
+    def __init__(self, root_spark, max_sessions: int, idle_timeout_s: float, check_interval_s: float,
+                 on_close: Callable[[Session], None]) -> None:
+        self._root = root_spark
+        self.max_sessions = max_sessions
+        self.idle_timeout_s = idle_timeout_s
+        self.check_interval_s = check_interval_s
+        self._on_close = on_close
+        self._sessions: dict[SessionHandle, Session] = {}
+        self._lock = threading.Lock()
+        self._stopped = threading.Event()
+        self._sweeper: Optional[threading.Thread] = None
+        if idle_timeout_s > 0 and check_interval_s > 0:
+            self._sweeper = threading.Thread(target=self._sweep_loop, name="gateway-session-sweeper",
+                                             daemon=True)
+            self._sweeper.start()
+
+    def open(self, name: Optional[str]) -> Session:
+        with self._lock:
+            if len(self._sessions) >= self.max_sessions:
+                raise SessionLimitError(
+                    f"{len(self._sessions)} sessions are open, the most allowed (setting "
+                    f"session.max_sessions); close an unused session or raise the limit")
+            session = Session(self._root.newSession(), name)
+            self._sessions[session.handle] = session
+        return session
+
+    def get(self, handle) -> Session:
+        handle = SessionHandle.from_string(handle)
+        with self._lock:
+            session = self._sessions.get(handle)
+        if session is None:
+            raise SessionNotFoundError(
+                f"session {handle} does not exist: it was closed or expired after "
+                f"{self.idle_timeout_s:g} s without use; open a new session")
+        session.touch()
+        return session
+
+    def close(self, handle) -> None:
+        handle = SessionHandle.from_string(handle)
+        with self._lock:
+            session = self._sessions.pop(handle, None)
+        if session is None:
+            raise SessionNotFoundError(f"session {handle} does not exist or is already closed")
+        self._on_close(session)
+
+    def list(self) -> list[Session]:
+        with self._lock:
+            return list(self._sessions.values())
+
+    def expire_idle(self) -> list[SessionHandle]:
+        """Close sessions idle longer than the timeout; returns their handles."""
+        if self.idle_timeout_s <= 0:
+            return []
+        with self._lock:
+            idle = [s for s in self._sessions.values() if s.idle_seconds() > self.idle_timeout_s]
+            for session in idle:
+                self._sessions.pop(session.handle, None)
+        for session in idle:
+            log.info("closing idle session %s (%s)", session.handle, session.name)
+            try:
+                self._on_close(session)
+            except Exception:  # one bad session must not stop the sweeper
+                log.exception("closing idle session %s failed", session.handle)
+        return [s.handle for s in idle]
+
+    def _sweep_loop(self) -> None:
+        while not self._stopped.wait(self.check_interval_s):
+            self.expire_idle()
+
+    def shutdown(self) -> None:
+        self._stopped.set()
+        for session in self.list():
+            try:
+                self.close(session.handle)
+            except Exception:
+                pass

@@ -1,0 +1,1 @@
+"""Features: modules, jars, atomic writes, plans, completion. Each registers itself through one hook."""

@@ -1,0 +1,176 @@
+"""The statement handler: run a CTAS, RTAS or INSERT OVERWRITE as a two-phase write bound to
+its operation. The write job runs in the operation's worker thread (its Spark job group is
+set, so cancel and timeout stop it); the commit happens only while the operation is still
+RUNNING, with cancel, timeout and close held off until it is done; any failure aborts.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Optional
+from urllib.parse import urlparse
+
+from gateway.errors import InvalidStatementError, OperationStateError
+from gateway.models import OperationStatus
+from gateway.core.operations import current_operation
+from gateway.spark.conf import restore_conf
+from gateway.core.statements import Statement
+from gateway.features.atomic.journal import Journal
+from gateway.features.atomic.metastore import SESSION_CATALOG, SessionCatalog
+from gateway.features.atomic.parse import WriteAction, WriteRequest, parse_write
+from gateway.features.atomic.protocol import TwoPhaseCatalogTable, WriteStep
+from gateway.features.atomic.spark_path import SparkWrite, supports_staging, written_rows
+from gateway.features.atomic.staged import StagedCreate, StagedOverwrite, StagedReplace, StagedWrite
+
+log = logging.getLogger(__name__)
+
+_JOB_PROPERTIES = ("spark.jobGroup.id", "spark.job.description", "spark.job.interruptOnCancel")
+
+
+class AtomicWriter:
+    def __init__(self, journal: Journal, split) -> None:
+        self.journal = journal
+        self._split = split
+
+    def handle(self, session, statement: Statement):
+        """StatementRunner handler for CREATE_TABLE_AS and INSERT_OVERWRITE; returns no rows."""
+        spark = session.spark
+        operation = current_operation()
+        table = self.two_phase_table(spark, statement.text)
+        if table is None:
+            return None  # CREATE TABLE IF NOT EXISTS of a table that exists: nothing to do
+        try:
+            table.begin_transaction()
+            df = None
+            for step in table.statements:
+                df = _run_step(spark, step)
+            rows = table.staged_rows() if isinstance(table, StagedWrite) else None
+            if rows is None and df is not None:
+                rows = written_rows(df)
+            self._commit(operation, table, rows, self._is_last(operation, statement))
+        except BaseException:
+            self._abort(spark, table)
+            raise
+        return None
+
+    # -- choosing the transaction ---------------------------------------------------------------
+
+    def two_phase_table(self, spark, text: str) -> Optional[TwoPhaseCatalogTable]:
+        """The TwoPhaseCatalogTable for a statement (FLIP-305's Catalog#createTwoPhaseCatalogTable)."""
+        request = parse_write(text)
+        if request is None:
+            return SparkWrite(None, text, False, "sqlglot could not parse the statement; Spark ran it unchanged")
+        catalog, db, name = _resolve(spark, request)
+        if catalog != SESSION_CATALOG or _session_catalog_replaced(spark):
+            if supports_staging(spark, catalog):
+                return SparkWrite(request, text, True, f"catalog {catalog} stages the write itself")
+            return SparkWrite(request, text, False, f"catalog {catalog} has no staging; Spark ran it unchanged")
+        if request.has_location:
+            return SparkWrite(request, text, False, "a LOCATION is given; Spark ran the statement unchanged")
+        metastore = SessionCatalog(spark)
+        if not spark.catalog.databaseExists(f"{SESSION_CATALOG}.{db}"):
+            return SparkWrite(request, text, False, "the database does not exist")  # Spark reports it
+        kind = metastore.table_type(db, name)
+        if request.action is WriteAction.INSERT_OVERWRITE:
+            if kind in (None, "VIEW") or (len(request.name_parts) == 1 and _is_temp_view(spark, name)):
+                return SparkWrite(request, text, False, "not a table of the session catalog")  # Spark reports it
+            if not _same_file_system(metastore.location(db, name), metastore.database_location(db)):
+                return SparkWrite(request, text, False, "the table lies on another file system than its "
+                                  "database, so its files cannot be swapped; Spark ran the statement unchanged")
+            return StagedOverwrite.new(spark, self.journal, request, db, name)
+        if kind == "VIEW":
+            raise InvalidStatementError(
+                f"{db}.{name} is a view, not a table: drop the view first, or choose another table name")
+        if request.action is WriteAction.CREATE:
+            if kind is None:
+                return StagedCreate.new(spark, self.journal, request, db, name)
+            if request.if_not_exists:
+                return None
+            raise InvalidStatementError(
+                f"table {db}.{name} already exists: use CREATE OR REPLACE TABLE to replace it, "
+                f"CREATE TABLE IF NOT EXISTS to keep it, or another name")
+        if kind is None:
+            if request.action is WriteAction.REPLACE:
+                raise InvalidStatementError(
+                    f"table {db}.{name} does not exist, so it cannot be replaced: "
+                    f"use CREATE TABLE or CREATE OR REPLACE TABLE")
+            return StagedCreate.new(spark, self.journal, request, db, name)
+        return StagedReplace.new(spark, self.journal, request, db, name)
+
+    # -- the two phases -------------------------------------------------------------------------
+
+    def _is_last(self, operation, statement: Statement) -> bool:
+        return operation is not None and statement.index == len(self._split(operation.statement)) - 1
+
+    @staticmethod
+    def _commit(operation, table: TwoPhaseCatalogTable, rows: Optional[int], last: bool) -> dict:
+        if operation is None:
+            return table.commit(rows)
+
+        def commit() -> dict:
+            # A SparkWrite has already been committed by Spark itself; only staged writes can still refuse.
+            if operation.status is not OperationStatus.RUNNING and isinstance(table, StagedWrite):
+                raise OperationStateError(
+                    f"operation {operation.handle} was {operation.status.value.lower()} before its write "
+                    f"was committed; nothing was published")
+            info = table.commit(rows)
+            operation.committed.append(info)
+            return info
+
+        return operation.commit_while_running(commit, finish=last)
+
+    @staticmethod
+    def _abort(spark, table: TwoPhaseCatalogTable) -> None:
+        """Abort outside the job group: a cancel that is still retrying must not stop the clean-up."""
+        sc = spark.sparkContext
+        saved = {key: sc.getLocalProperty(key) for key in _JOB_PROPERTIES}
+        try:
+            for key in _JOB_PROPERTIES:
+                sc.setLocalProperty(key, None)
+            table.abort()
+        except Exception:
+            log.exception("aborting a staged write failed; the journal keeps it for repair at the next start")
+        finally:
+            for key, value in saved.items():
+                sc.setLocalProperty(key, value)
+
+
+def _run_step(spark, step: WriteStep):
+    """Run one statement of the write job with its own settings, then put the session's back."""
+    saved = {key: spark.conf.get(key, None) for key in step.conf}
+    for key, value in step.conf.items():
+        spark.conf.set(key, value)
+    try:
+        return spark.sql(step.sql)
+    finally:
+        restore_conf(spark, saved)
+
+
+def _same_file_system(a: str, b: str) -> bool:
+    first, second = urlparse(a), urlparse(b)
+    return (first.scheme or "file", first.netloc) == (second.scheme or "file", second.netloc)
+
+
+def _resolve(spark, request: WriteRequest) -> tuple[str, str, str]:
+    """(catalog, database, table) of the target, with the session's current catalog and database."""
+    parts = request.name_parts
+    if len(parts) == 3:
+        return parts[0].lower(), parts[1], parts[2]
+    catalog = spark.catalog.currentCatalog().lower()
+    if len(parts) == 2:
+        return catalog, parts[0], parts[1]
+    return catalog, spark.catalog.currentDatabase(), parts[0]
+
+
+def _session_catalog_replaced(spark) -> bool:
+    """A plugin (Delta, Iceberg) took over spark_catalog: let Spark and the plugin handle the write."""
+    try:
+        return bool(spark.conf.get("spark.sql.catalog.spark_catalog", None))
+    except Exception:
+        return False
+
+
+def _is_temp_view(spark, name: str) -> bool:
+    try:
+        return any(t.isTemporary and t.name.lower() == name.lower() for t in spark.catalog.listTables())
+    except Exception:
+        return False

@@ -1,0 +1,36 @@
+"""``core``: Spark's built-in functions, an ordinary module in the order (FLIP-68's CoreModule).
+
+Spark cannot remove or reorder its built-ins, so ``core`` only decides clashes: a module that stands
+before ``core`` shadows built-ins of the same name; one after it does not. Built-ins themselves
+always answer, also by their qualified name ``system.builtin.f`` (README, "Modules (FLIP-68)").
+"""
+from __future__ import annotations
+
+from gateway.core.catalog import _builtin_names
+from gateway.features.modules.base import FunctionDefinition, Module, ModuleFactory
+
+
+class CoreModule(Module):
+    type = "core"
+    provides_builtins = True  # nothing to register: Spark answers these names itself
+
+    def __init__(self, name: str, spark) -> None:
+        super().__init__(name, spark.version)
+        self._names = _builtin_names(spark)
+
+    def list_functions(self) -> list[str]:
+        return sorted(self._names)
+
+    def _definition(self, name: str) -> FunctionDefinition:
+        return FunctionDefinition(name=name, module=self.name, module_type=self.type, version=self.version,
+                                  kind="builtin", implementation="builtin",
+                                  description=f"Spark built-in, also callable as system.builtin.{name}")
+
+
+class CoreModuleFactory(ModuleFactory):
+    type = "core"
+    description = "Spark's built-in functions (always callable as system.builtin.f)."
+    properties = ()
+
+    def create_module(self, name, properties, spark) -> CoreModule:
+        return CoreModule(name, spark)

@@ -1,0 +1,1 @@
+"""The one adapter over Spark: every reach into the JVM lives in this package."""

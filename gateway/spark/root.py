@@ -1,0 +1,98 @@
+"""The only place that builds the root SparkSession (one per process)."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from gateway.config import WorkbenchConfig
+from gateway.errors import JavaNotFoundError
+
+MIN_JAVA = 17
+_INSTALL_HINT = ("Install Java 17 or newer (Debian/Ubuntu: apt-get install openjdk-17-jdk-headless) "
+                 "and make sure `java` is on PATH or JAVA_HOME points at it.")
+_lock = threading.Lock()
+
+
+def java_version() -> int:
+    """Major version of the Java that Spark will launch; raise a clear error if there is none."""
+    java_home = os.environ.get("JAVA_HOME")
+    java = str(Path(java_home) / "bin" / "java") if java_home else shutil.which("java")
+    if not java or not Path(java).exists():
+        raise JavaNotFoundError(f"Java was not found. {_INSTALL_HINT}")
+    try:
+        out = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise JavaNotFoundError(f"Running {java} -version failed ({exc}). {_INSTALL_HINT}") from None
+    match = re.search(r'version "(\d+)(?:\.(\d+))?', out.stderr + out.stdout)
+    if not match:
+        raise JavaNotFoundError(f"Could not read the version of {java}. {_INSTALL_HINT}")
+    major = int(match.group(1))
+    if major == 1 and match.group(2):  # "1.8.0" style
+        major = int(match.group(2))
+    if major < MIN_JAVA:
+        raise JavaNotFoundError(f"Java {major} was found at {java}, but Spark 4 needs Java {MIN_JAVA}+. "
+                                f"{_INSTALL_HINT}")
+    return major
+
+
+def spark_conf(config: WorkbenchConfig) -> dict[str, str]:
+    """Spark settings for the configured master and metastore, data kept under data_dir."""
+    data = config.data_dir
+    conf = {
+        "spark.ui.showConsoleProgress": "false",
+        "spark.ui.enabled": "false",
+        "spark.sql.warehouse.dir": str(data / "warehouse"),
+        "spark.sql.execution.arrow.pyspark.enabled": "true",
+        "spark.driver.bindAddress": "127.0.0.1",
+        "spark.driver.host": "127.0.0.1",
+    }
+    if config["spark.master"].startswith("local"):
+        conf["spark.driver.host"] = "127.0.0.1"
+    else:  # executors on other hosts must reach the driver
+        conf.pop("spark.driver.bindAddress")
+        conf.pop("spark.driver.host")
+    if config["metastore.hive_support"]:
+        conf["spark.sql.catalogImplementation"] = "hive"
+        if config["metastore.uri"]:
+            conf["spark.hadoop.hive.metastore.uris"] = config["metastore.uri"]
+        else:
+            derby = data / "metastore"
+            conf["spark.hadoop.javax.jdo.option.ConnectionURL"] = (
+                f"jdbc:derby:;databaseName={derby / 'metastore_db'};create=true")
+            conf["spark.driver.extraJavaOptions"] = (
+                f"-Dderby.system.home={derby} -Dderby.stream.error.file={derby / 'derby.log'}")
+    else:
+        conf["spark.sql.catalogImplementation"] = "in-memory"
+    conf.update(config["spark.conf"])
+    return conf
+
+
+def get_or_create_root(config: WorkbenchConfig):
+    """Start (or reuse) this process's root SparkSession; sessions are made from it with newSession()."""
+    from pyspark.sql import SparkSession
+
+    with _lock:
+        active = SparkSession.getActiveSession() or SparkSession._instantiatedSession
+        if active is not None and not active.sparkContext._jsc.sc().isStopped():
+            return active
+        java_version()
+        for sub in ("warehouse", "metastore", "tmp"):
+            (config.data_dir / sub).mkdir(parents=True, exist_ok=True)
+        builder = SparkSession.builder.master(config["spark.master"]).appName(config["spark.app_name"])
+        for key, value in spark_conf(config).items():
+            builder = builder.config(key, value)
+        if config["metastore.hive_support"]:
+            builder = builder.enableHiveSupport()
+        # Keep Spark's scratch files under the data directory, not the current directory.
+        os.environ.setdefault("SPARK_LOCAL_DIRS", str(config.data_dir / "tmp"))
+        if config["spark.master"].startswith("local"):
+            # Python UDF workers must run this interpreter (with pandas and pyarrow), not `python3`.
+            os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+        root = builder.getOrCreate()
+        root.sparkContext.setLogLevel(config["spark.log_level"])
+        return root
