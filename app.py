@@ -3,21 +3,24 @@ from __future__ import annotations
 
 import streamlit as st
 
-from gateway import GatewayError, GatewayService, SessionNotFoundError
+from gateway import GatewayContract, GatewayError, GatewayService, PageSpec, SessionNotFoundError
 from gateway.rest import start_from_config as start_rest_from_config
 
 st.set_page_config(page_title="Spark SQL Workbench", page_icon="⚡", layout="wide")
 
-# Every page of the workbench; add a page here (the modules, jars and plans pages join this list).
-PAGES = [
-    st.Page("pages/editor.py", title="SQL editor", icon=":material/edit_note:", default=True),
-    st.Page("pages/catalog.py", title="Catalog", icon=":material/account_tree:"),
-    st.Page("pages/functions.py", title="Functions", icon=":material/function:"),
-    st.Page("pages/modules.py", title="Modules", icon=":material/extension:"),
-    st.Page("pages/jars.py", title="Jars", icon=":material/inventory_2:"),
-    st.Page("pages/plans.py", title="Plans", icon=":material/schema:"),
-    st.Page("pages/session.py", title="Session", icon=":material/tune:"),
+# The core's pages; each feature brings its own (Feature.pages), placed by their order.
+CORE_PAGES = [
+    PageSpec("pages/editor.py", "SQL editor", ":material/edit_note:", order=0),
+    PageSpec("pages/catalog.py", "Catalog", ":material/account_tree:", order=10),
+    PageSpec("pages/functions.py", "Functions", ":material/function:", order=20),
+    PageSpec("pages/session.py", "Session", ":material/tune:", order=100),
 ]
+
+
+def pages(gateway: GatewayContract) -> list:
+    specs = sorted(CORE_PAGES + gateway.list_feature_pages(), key=lambda page: (page.order, page.title))
+    return [st.Page(spec.path, title=spec.title, icon=spec.icon or None, default=spec.order == 0)
+            for spec in specs]
 
 # Per-browser-session UI state that belongs to one gateway session.
 _SESSION_STATE = ("current_run", "history", "history_counter", "editor_request", "catalog_tables",
@@ -25,7 +28,7 @@ _SESSION_STATE = ("current_run", "history", "history_counter", "editor_request",
 
 
 @st.cache_resource(show_spinner="Starting Spark and the metastore (10-30 s on first start)…")
-def get_gateway() -> GatewayService:
+def get_gateway() -> GatewayContract:
     """One gateway (and one root SparkSession) per process, shared by all browser sessions.
 
     The metastore is touched once here, under the spinner, so its cold start (20 s and more
@@ -41,7 +44,7 @@ def get_gateway() -> GatewayService:
     return gateway
 
 
-def bind_session(gateway: GatewayService) -> str:
+def bind_session(gateway: GatewayContract) -> str:
     """This browser session's gateway session; the handle sits in the URL so a reload re-attaches."""
     handle = st.session_state.get("session_handle") or st.query_params.get("session")
     if handle:
@@ -63,8 +66,8 @@ def bind_session(gateway: GatewayService) -> str:
     return handle
 
 
-def heartbeat_interval_s(gateway: GatewayService) -> float:
-    idle = float(gateway.config["session.idle_timeout_s"] or 0)
+def heartbeat_interval_s(gateway: GatewayContract) -> float:
+    idle = float(gateway.get_setting("session.idle_timeout_s") or 0)
     return max(5.0, min(60.0, idle / 3)) if idle > 0 else 300.0
 
 
@@ -86,4 +89,4 @@ def heartbeat() -> None:
 with st.sidebar:
     heartbeat()
 
-st.navigation(PAGES).run()
+st.navigation(pages(gateway)).run()

@@ -30,6 +30,7 @@ class Setting:
         return "WORKBENCH_" + self.key.replace(".", "_").upper()
 
 
+# Core's settings; each feature declares its own (``Feature.settings``), see ``all_settings``.
 SETTINGS: tuple[Setting, ...] = (
     Setting("data_dir", "~/.spark-sql-workbench",
             "Directory for the warehouse, the embedded metastore, uploads and logs."),
@@ -52,18 +53,6 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("result.page_rows", 1000, "Rows in a fetched page when the client gives no max_rows."),
     Setting("result.fetch_wait_ms", 200, "How long a fetch waits for the first rows before NOT_READY."),
     Setting("statement.max_chars", 512 * 1024, "Longest statement text accepted."),
-    Setting("modules.load", ["core"],
-            "Modules every new session loads, in resolution order: names, or tables with name, type and "
-            "properties (in the environment a JSON array). Without core, built-ins lose every name clash."),
-    Setting("jars.upload_max_bytes", 100 * 1024 * 1024, "Largest jar (or .py/.zip/.whl) an upload may be."),
-    Setting("jars.download_max_bytes", 200 * 1024 * 1024,
-            "Largest jar fetched from an http(s)://, hdfs:// or s3a:// URI."),
-    Setting("jars.download_timeout_s", 60.0, "Socket timeout for downloading a jar from an http(s):// URI."),
-    Setting("plans.dir", "", "Directory for compiled plan files; empty means <data_dir>/plans."),
-    Setting("plans.allow_absolute_paths", True,
-            "Let COMPILE/EXECUTE PLAN take an absolute file path (relative names never leave plans.dir)."),
-    Setting("plans.accept_spark", "same-minor",
-            "Spark versions a new plan accepts: same-minor (4.3.x), same-major (4.x) or same-version."),
     Setting("rest.enabled", False, "Start the REST API (FLIP-91) beside the Streamlit app, over the same sessions."),
     Setting("rest.host", "127.0.0.1",
             "Address the REST API binds; a non-loopback address is refused unless rest.token is set."),
@@ -71,10 +60,22 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("rest.token", "", "Bearer token every REST request must carry (empty: no token, loopback only)."),
     Setting("rest.max_request_bytes", 4 * 1024 * 1024, "Largest REST request body (JSON) accepted."),
     Setting("rest.max_upload_bytes", 128 * 1024 * 1024, "Largest jar accepted by the REST upload."),
-    Setting("atomic_writes.enabled", True,
-            "Run CTAS, REPLACE TABLE AS SELECT and INSERT OVERWRITE as staged two-phase writes (FLIP-305)."),
 )
-_BY_KEY = {s.key: s for s in SETTINGS}
+
+
+def all_settings() -> tuple[Setting, ...]:
+    """Core's settings and those of every installed feature, each declared once."""
+    from gateway.features.base import feature_settings  # features plug in their settings here
+    settings = SETTINGS + tuple(feature_settings())
+    keys = [s.key for s in settings]
+    duplicated = sorted({k for k in keys if keys.count(k) > 1})
+    if duplicated:
+        raise ConfigurationError(f"settings declared twice (by core and a feature, or two features): {duplicated}")
+    return settings
+
+
+def _by_key() -> dict[str, Setting]:
+    return {s.key: s for s in all_settings()}
 
 
 @dataclass
@@ -96,18 +97,19 @@ class WorkbenchConfig:
         values = dict(self.values)
         for name, value in overrides.items():
             key = name.replace("__", ".")
-            if key not in _BY_KEY:
-                raise ConfigurationError(f"unknown setting {key!r}; known: {', '.join(_BY_KEY)}")
-            values[key] = _coerce(_BY_KEY[key], value)
+            known = _by_key()
+            if key not in known:
+                raise ConfigurationError(f"unknown setting {key!r}; known: {', '.join(known)}")
+            values[key] = _coerce(known[key], value)
         return WorkbenchConfig(values, self.source)
 
 
-def _flatten(table: dict, prefix: str = "") -> dict[str, Any]:
+def _flatten(table: dict, known: dict[str, Setting], prefix: str = "") -> dict[str, Any]:
     flat: dict[str, Any] = {}
     for name, value in table.items():
         key = f"{prefix}{name}"
-        if isinstance(value, dict) and key not in _BY_KEY:
-            flat.update(_flatten(value, key + "."))
+        if isinstance(value, dict) and key not in known:
+            flat.update(_flatten(value, known, key + "."))
         else:
             flat[key] = value
     return flat
@@ -148,22 +150,23 @@ def load_config(path: Optional[str | os.PathLike] = None, environ: Optional[dict
     """Read defaults, then ``path`` (or $WORKBENCH_CONFIG, or ./workbench.toml), then the environment."""
     environ = dict(os.environ if environ is None else environ)
     file = Path(path) if path else Path(environ[CONFIG_ENV]) if environ.get(CONFIG_ENV) else DEFAULT_CONFIG_FILE
-    values = {s.key: s.default for s in SETTINGS}
+    known = _by_key()
+    values = {s.key: s.default for s in known.values()}
     source = None
     if file.exists():
         try:
             data = tomllib.loads(file.read_text())
         except tomllib.TOMLDecodeError as exc:
             raise ConfigurationError(f"configuration file {file} is not valid TOML: {exc}") from None
-        for key, value in _flatten(data).items():
-            if key not in _BY_KEY:
+        for key, value in _flatten(data, known).items():
+            if key not in known:
                 raise ConfigurationError(
-                    f"configuration file {file} has the unknown setting {key!r}; known: {', '.join(_BY_KEY)}")
-            values[key] = _coerce(_BY_KEY[key], value)
+                    f"configuration file {file} has the unknown setting {key!r}; known: {', '.join(known)}")
+            values[key] = _coerce(known[key], value)
         source = file
     elif path:
         raise ConfigurationError(f"configuration file {file} does not exist")
-    for setting in SETTINGS:
+    for setting in known.values():
         if setting.env in environ:
             values[setting.key] = _coerce(setting, environ[setting.env])
     return WorkbenchConfig(values, source)

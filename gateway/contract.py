@@ -1,63 +1,75 @@
-"""The GatewayService contract (FLIP-91 in Python names), sectioned like Flink's interface.
+"""The gateway's contract: every call a front end (Streamlit UI, REST) makes, in one typed protocol.
 
-``gateway.core.service.GatewayService`` implements it; front ends (Streamlit pages, REST) depend
-only on these calls.
+Sectioned like Flink's ``SqlGatewayService``. ``gateway.core.service.GatewayService`` implements
+the core sections itself; the feature sections are implemented by the built-in features
+(``gateway/features/<name>/``), which contribute their calls through the plugin hook. A front
+end imports this protocol and the value types exported by ``gateway`` — nothing else of the
+gateway (``tests/test_layout.py`` enforces it), and builds no SQL text: a statement the UI
+needs (a table preview, ANALYZE, SET) is a call here.
+
+A call of a feature that is not installed raises ``FeatureNotInstalledError`` (HTTP 501).
 """
 from __future__ import annotations
 
-import abc
-from typing import Optional
+from typing import Any, Iterator, Optional, Protocol, runtime_checkable
 
 from gateway.handles import OperationHandle, SessionHandle
-from gateway.features.jars.store import UdfClass
-from gateway.models import (Column, FunctionDetail, FunctionInfo, JarInfo, OperationInfo, ResultSet, TableDetail,
-                     TableInfo, TableKind)
+from gateway.features.base import PageSpec
+from gateway.models import (Candidate, Column, FunctionDetail, FunctionInfo, FunctionOrigin, JarInfo, OperationProgress,
+                            ModuleInfo, ModuleTypeInfo, OperationInfo, ResultSet, StatementText, TableDetail,
+                            TableInfo, TableKind, UdfClass)
 
 
-class GatewayServiceContract(abc.ABC):
+@runtime_checkable
+class GatewayContract(Protocol):
     # ------------------------------------------------------------------------------------------
     # Sessions
     # ------------------------------------------------------------------------------------------
 
-    @abc.abstractmethod
     def open_session(self, config: Optional[dict] = None, name: Optional[str] = None) -> SessionHandle:
         """A new isolated session: SQL conf, temp views and functions, current catalog/database."""
 
-    @abc.abstractmethod
     def close_session(self, session: SessionHandle) -> None:
         """Close the session and all its operations."""
 
-    @abc.abstractmethod
     def heartbeat(self, session: SessionHandle) -> None:
-        """Keep an idle session alive."""
+        """Keep an idle session alive; SessionNotFoundError once it is gone."""
 
-    @abc.abstractmethod
     def get_session_config(self, session: SessionHandle) -> dict[str, str]:
-        """Settings set in this session (and its name)."""
+        """Settings in force in this session."""
 
-    @abc.abstractmethod
-    def configure_session(self, session: SessionHandle, statement: str,
-                          timeout_ms: Optional[int] = None) -> None:
-        """Run one SET/RESET/CREATE/DROP/USE/ALTER/LOAD/UNLOAD/USE MODULES/ADD/REMOVE JAR."""
+    def configure_session(self, session: SessionHandle, statement: str, timeout_ms: Optional[int] = None) -> None:
+        """Run one configuring statement (SET, RESET, USE, DDL, and the kinds features allow)."""
+
+    def set_session_option(self, session: SessionHandle, key: str, value: str) -> None:
+        """``SET key = value`` for this session, the key checked to be a plain setting name."""
+
+    def reset_session_option(self, session: SessionHandle, key: Optional[str] = None) -> None:
+        """``RESET key``; without a key every setting of the session goes back to its default."""
+
+    def session_name(self, session: SessionHandle) -> str:
+        """The name the session was opened with."""
 
     # ------------------------------------------------------------------------------------------
     # Operations
     # ------------------------------------------------------------------------------------------
 
-    @abc.abstractmethod
     def get_operation_info(self, session: SessionHandle, operation: OperationHandle) -> OperationInfo:
         """Status, type and whether it has a result."""
 
-    @abc.abstractmethod
     def get_operation_result_schema(self, session: SessionHandle, operation: OperationHandle,
                                     timeout_s: float = 30.0) -> list[Column]:
         """Result columns with type JSON, waiting until they are known."""
 
-    @abc.abstractmethod
+    def get_operation_progress(self, session: SessionHandle, operation: OperationHandle) -> OperationProgress:
+        """Spark job and stage progress of a running operation."""
+
+    def list_operations(self, session: SessionHandle) -> list[tuple[OperationHandle, OperationInfo]]:
+        """The session's operations that are not closed, oldest first."""
+
     def cancel_operation(self, session: SessionHandle, operation: OperationHandle) -> None:
         """Stop a pending or running operation and its Spark jobs."""
 
-    @abc.abstractmethod
     def close_operation(self, session: SessionHandle, operation: OperationHandle) -> None:
         """Stop it if needed and free its result buffer; the handle is gone afterwards."""
 
@@ -65,123 +77,158 @@ class GatewayServiceContract(abc.ABC):
     # Statements
     # ------------------------------------------------------------------------------------------
 
-    @abc.abstractmethod
     def execute_statement(self, session: SessionHandle, statement: str, timeout_ms: Optional[int] = None,
                           config: Optional[dict] = None) -> OperationHandle:
         """Run a statement or script asynchronously; the result is the last statement's."""
 
-    @abc.abstractmethod
     def fetch_results(self, session: SessionHandle, operation: OperationHandle, token: int,
                       max_rows: Optional[int] = None) -> ResultSet:
         """Page ``token``: the same token replays, token + 1 moves on, others are errors."""
 
-    @abc.abstractmethod
-    def complete_statement(self, session: SessionHandle, statement: str, position: int) -> list[str]:
-        """Completion candidates at ``position``."""
+    def iter_results(self, session: SessionHandle, operation: OperationHandle, max_rows: Optional[int] = None,
+                     timeout_s: float = 600.0) -> Iterator[ResultSet]:
+        """Every page with rows or an end, in token order (NOT_READY answers retried)."""
+
+    def split_statements(self, script: str) -> list[StatementText]:
+        """The statements of a script with their kind, line and offset (what Run runs, one by one)."""
+
+    def format_statement(self, script: str) -> str:
+        """The script pretty-printed in Spark SQL, comments kept."""
 
     # ------------------------------------------------------------------------------------------
     # Catalog
     # ------------------------------------------------------------------------------------------
 
-    @abc.abstractmethod
     def get_current_catalog(self, session: SessionHandle) -> str: ...
 
-    @abc.abstractmethod
     def get_current_database(self, session: SessionHandle) -> str: ...
 
-    @abc.abstractmethod
     def list_catalogs(self, session: SessionHandle) -> list[str]: ...
 
-    @abc.abstractmethod
     def list_databases(self, session: SessionHandle, catalog: Optional[str] = None) -> list[str]: ...
 
-    @abc.abstractmethod
-    def list_tables(self, session: SessionHandle, catalog: Optional[str] = None,
-                    database: Optional[str] = None, kind: TableKind = TableKind.ALL) -> list[TableInfo]: ...
+    def list_tables(self, session: SessionHandle, catalog: Optional[str] = None, database: Optional[str] = None,
+                    kind: TableKind = TableKind.ALL) -> list[TableInfo]: ...
 
-    @abc.abstractmethod
     def list_functions(self, session: SessionHandle, catalog: Optional[str] = None,
                        database: Optional[str] = None, kind=None) -> list[FunctionInfo]: ...
 
-    @abc.abstractmethod
     def get_table(self, session: SessionHandle, name: str) -> TableDetail: ...
 
-    @abc.abstractmethod
+    def get_table_ddl(self, session: SessionHandle, name: str) -> str:
+        """SHOW CREATE TABLE of a table or view."""
+
     def get_function(self, session: SessionHandle, name: str) -> FunctionDetail: ...
 
+    def preview_statement(self, session: SessionHandle, name: str, limit: int = 100) -> str:
+        """The SELECT that shows the first ``limit`` rows of a table, quoted right (to open in an editor)."""
+
+    def preview_table(self, session: SessionHandle, name: str, limit: int = 100) -> OperationHandle:
+        """Run ``preview_statement``; fetch its rows like any operation."""
+
+    def analyze_table(self, session: SessionHandle, name: str) -> None:
+        """Compute the table's statistics for all columns (ANALYZE TABLE … COMPUTE STATISTICS)."""
+
+    def create_sample_database(self, session: SessionHandle, database: str = "workbench_sample") -> list[str]:
+        """A small database of related tables to try the workbench on; the session then USEs it."""
+
     # ------------------------------------------------------------------------------------------
-    # Modules (FLIP-68)
+    # Completion (feature: completion)
     # ------------------------------------------------------------------------------------------
 
-    @abc.abstractmethod
-    def list_modules(self, session: SessionHandle, full: bool = False) -> list:
-        """Used modules in resolution order (``full``: then the unused ones) as ModuleInfo."""
+    def complete_statement(self, session: SessionHandle, statement: str, position: int) -> list[str]:
+        """Completion candidates at ``position`` (their text only, as Flink answers)."""
 
-    @abc.abstractmethod
-    def load_module(self, session: SessionHandle, name: str, properties: Optional[dict] = None):
+    def complete_candidates(self, session: SessionHandle, statement: str, position: int) -> list[Candidate]:
+        """Completion candidates with kind and detail (column type, function signature)."""
+
+    def warm_completion(self, session: SessionHandle) -> None:
+        """Start loading the session's completion cache in the background."""
+
+    def refresh_completion(self, session: SessionHandle) -> None:
+        """Drop the session's completion cache (the catalog changed behind the gateway's back)."""
+
+    # ------------------------------------------------------------------------------------------
+    # Modules (feature: modules, FLIP-68)
+    # ------------------------------------------------------------------------------------------
+
+    def list_modules(self, session: SessionHandle, full: bool = False) -> list[ModuleInfo]:
+        """Used modules in resolution order (``full``: then the unused ones)."""
+
+    def load_module(self, session: SessionHandle, name: str, properties: Optional[dict] = None) -> ModuleInfo:
         """LOAD MODULE: create a module (type = ``properties['type']``, else the name) and append it."""
 
-    @abc.abstractmethod
     def unload_module(self, session: SessionHandle, name: str) -> None:
         """UNLOAD MODULE: the others keep their relative order."""
 
-    @abc.abstractmethod
     def use_modules(self, session: SessionHandle, names: list[str]) -> None:
         """USE MODULES: exactly these loaded modules, in this order; the rest stay loaded, unused."""
 
+    def list_module_types(self) -> list[ModuleTypeInfo]:
+        """Module types LOAD MODULE knows (shipped and from entry points), with their properties."""
+
+    def function_origin(self, session: SessionHandle, name: str) -> Optional[FunctionOrigin]:
+        """The module (and version) that resolves a function name in this session, if any."""
+
     # ------------------------------------------------------------------------------------------
-    # Jars and function resources (FLIP-214)
+    # Jars and function resources (feature: jars, FLIP-214)
     # ------------------------------------------------------------------------------------------
 
-    @abc.abstractmethod
     def list_jars(self, session: SessionHandle) -> list[JarInfo]:
         """This session's jars (not the JVM's), each with the functions that use it."""
 
-    @abc.abstractmethod
     def add_jar(self, session: SessionHandle, uri: str) -> JarInfo:
         """ADD JAR: a path, file://, http(s)://, hdfs:// or s3a:// URI, copied into the jar store."""
 
-    @abc.abstractmethod
     def remove_jar(self, session: SessionHandle, uri: str) -> list[str]:
         """REMOVE JAR for this session; returns the functions that stop resolving here."""
 
-    @abc.abstractmethod
     def upload_jar(self, session: SessionHandle, filename: str, data: bytes) -> JarInfo:
         """Validate, store by content hash and add an uploaded jar (or .py/.zip/.whl)."""
 
-    @abc.abstractmethod
     def list_udf_classes(self, session: SessionHandle, jar: str) -> list[UdfClass]:
         """Classes in one of the session's jars that CREATE FUNCTION can use."""
 
+    def create_function(self, session: SessionHandle, name: str, class_name: str, jar: str,
+                        temporary: bool = True, language: str = "JAVA") -> None:
+        """CREATE [TEMPORARY] FUNCTION name AS class USING JAR jar, quoted right."""
+
     # ------------------------------------------------------------------------------------------
-    # Compiled plans (FLIP-190)
+    # Compiled plans (feature: plans, FLIP-190)
     # ------------------------------------------------------------------------------------------
 
-    @abc.abstractmethod
     def compile_plan(self, session: SessionHandle, statement: str, path: Optional[str] = None,
                      overwrite: bool = False) -> dict:
         """The plan of a SELECT, INSERT or CTAS (nothing runs); written to ``path`` when given."""
 
-    @abc.abstractmethod
     def explain_plan(self, session: SessionHandle, plan) -> dict:
         """A plan (file name or dict) and its differences from the session now: ``{plan, differences, path}``."""
 
-    @abc.abstractmethod
     def load_plan(self, path: str) -> dict:
         """A plan file, validated (format and version)."""
 
-    @abc.abstractmethod
     def list_plans(self) -> list[str]:
         """Plan files under the plans directory, relative names."""
 
-    @abc.abstractmethod
     def diff_plans(self, left, right) -> dict:
         """Differences of two plans (file names or dicts): changes, text diffs, one-sided nodes."""
+
+    def plan_text(self, plan: dict, which: str = "optimized") -> str:
+        """The text of a plan's ``analyzed`` or ``optimized`` section."""
+
+    def plan_graph(self, plan: dict, which: str = "optimized", highlight: tuple = (),
+                   highlight_color: Optional[str] = None) -> str:
+        """A plan section as a Graphviz DOT graph, the nodes in ``highlight`` filled."""
 
     # ------------------------------------------------------------------------------------------
     # Utilities
     # ------------------------------------------------------------------------------------------
 
-    @abc.abstractmethod
-    def get_gateway_info(self) -> dict[str, str]:
-        """Product and Spark versions, master, metastore."""
+    def get_gateway_info(self) -> dict[str, Any]:
+        """Product and Spark versions, master, metastore, data directory, installed features."""
+
+    def get_setting(self, key: str) -> Any:
+        """A workbench setting's value (``session.idle_timeout_s``, …)."""
+
+    def list_feature_pages(self) -> list[PageSpec]:
+        """The Streamlit pages of the installed features, in menu order."""

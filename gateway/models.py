@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Optional
 
@@ -242,3 +243,143 @@ def enum_json(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [enum_json(v) for v in value]
     return value
+
+
+@dataclass(frozen=True)
+class FunctionOrigin:
+    """Where a function name comes from in a session: the winning module, its version and the code."""
+
+    module: str
+    version: str
+    implementation: str  # "builtin", "python:pkg.mod.fn", "jar:com.x.Cls@sha256:…", "sql:sha256:…"
+
+
+
+@dataclass(frozen=True)
+class PropertySpec:
+    """A documented property of a module type (shown in the page's load form)."""
+
+    name: str
+    help: str
+    required: bool = False
+    default: Optional[str] = None
+
+
+
+@dataclass
+class ModuleInfo:
+    """A loaded module as the service lists it."""
+
+    name: str
+    type: str
+    version: str
+    used: bool
+    position: Optional[int]          # 0-based place in the resolution order; None when unused
+    properties: dict[str, str]
+    functions: list[str]
+
+
+
+@dataclass
+class ModuleTypeInfo:
+    """A module type that LOAD MODULE can use, with its documented properties."""
+
+    type: str
+    description: str
+    properties: list[PropertySpec]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One completion: the text to insert, what it is, and a detail (type, signature)."""
+
+    value: str
+    kind: str
+    detail: str = ""
+
+    def to_json(self) -> dict:
+        return {"value": self.value, "kind": self.kind, "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class UdfClass:
+    """A class inside a jar that CREATE FUNCTION can use."""
+
+    class_name: str
+    kind: str         # Hive UDF, GenericUDF, UDAF, GenericUDAF resolver, GenericUDTF, Spark UDAF
+
+    @property
+    def suggested_name(self) -> str:
+        """A function name from the simple class name: ``com.x.ShoutUDF`` -> ``shout``."""
+        simple = self.class_name.rsplit(".", 1)[-1]
+        simple = re.sub(r"(?i)(generic)?(udf|udaf|udtf|function)$", "", simple) or simple
+        return re.sub(r"(?<!^)(?=[A-Z][a-z])", "_", simple).lower()
+
+
+@dataclass
+class StageProgress:
+    stage_id: int
+    name: str
+    tasks: int
+    completed: int
+    active: int
+    failed: int
+
+
+
+@dataclass
+class JobProgress:
+    job_id: int
+    status: str
+    stages: list[StageProgress] = field(default_factory=list)
+
+
+
+@dataclass
+class OperationProgress:
+    """Jobs of the operation's job group and their stages; ``fraction`` of tasks done (0..1)."""
+
+    jobs: list[JobProgress] = field(default_factory=list)
+
+    @property
+    def tasks(self) -> int:
+        return sum(s.tasks for j in self.jobs for s in j.stages)
+
+    @property
+    def completed(self) -> int:
+        return sum(s.completed for j in self.jobs for s in j.stages)
+
+    @property
+    def active_stages(self) -> list[StageProgress]:
+        """Stages of running jobs with tasks still to do."""
+        return [s for j in self.jobs if j.status == "RUNNING" for s in j.stages if s.completed < s.tasks]
+
+    @property
+    def running_tasks(self) -> int:
+        return sum(s.active for j in self.jobs for s in j.stages)
+
+    @property
+    def fraction(self) -> Optional[float]:
+        return self.completed / self.tasks if self.tasks else None
+
+    def summary(self) -> str:
+        if not self.jobs:
+            return "no Spark job yet"
+        running = sum(1 for j in self.jobs if j.status == "RUNNING")
+        stages = self.active_stages
+        text = (f"{len(self.jobs)} job(s), {running} running · tasks {self.completed}/{self.tasks} done, "
+                f"{self.running_tasks} running")
+        if stages:
+            text += " · stage " + ", ".join(f"{s.stage_id} ({s.completed}/{s.tasks})" for s in stages[:3])
+        return text
+
+
+@dataclass(frozen=True)
+class StatementText:
+    """One statement of a script: its text, kind, 0-based index, 1-based line and character offset."""
+
+    text: str
+    kind: str
+    index: int
+    line: int
+    offset: int

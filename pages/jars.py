@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from gateway import GatewayError, create_function_statement
+from gateway import GatewayError
 
 gateway = st.session_state.gateway
 handle = st.session_state.session_handle
@@ -35,7 +35,7 @@ def _create(jar_uri: str, class_name: str, kind: str, key: str):
     language = "PYTHON" if kind == "Python function" else "JAVA"
 
     def create():
-        gateway.configure_session(handle, create_function_statement(name, class_name, temporary, [jar_uri], language))
+        gateway.create_function(handle, name, class_name, jar_uri, temporary, language)
         return f"Created the {'temporary' if temporary else 'persistent'} function {name} ({class_name})."
     _report(create)
 

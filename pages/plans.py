@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from gateway import GatewayError
-from gateway.features.plans import plan_dot, plan_text
+
 
 gateway = st.session_state.gateway
 handle = st.session_state.session_handle
@@ -18,7 +18,7 @@ def show_error(exc: GatewayError) -> None:
 
 
 def plan_graph(plan: dict, which: str, highlight=(), color: str = LEFT_COLOR) -> None:
-    st.graphviz_chart(plan_dot(plan_text(plan, which), highlight, highlight_color=color),
+    st.graphviz_chart(gateway.plan_graph(plan, which, tuple(highlight), highlight_color=color),
                       use_container_width=True)
 
 
@@ -41,8 +41,8 @@ def plan_summary(plan: dict) -> None:
             st.dataframe(pd.DataFrame(list(plan["config"].items()), columns=["setting", "value"]),
                          use_container_width=True, hide_index=True)
     with text_tab:
-        st.code(plan_text(plan, "analyzed"), language="text")
-        st.code(plan_text(plan, "optimized"), language="text")
+        st.code(gateway.plan_text(plan, "analyzed"), language="text")
+        st.code(gateway.plan_text(plan, "optimized"), language="text")
     with json_tab:
         st.json(plan, expanded=False)
 

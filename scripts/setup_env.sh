@@ -29,10 +29,13 @@ fi
 if [ ! -x "$ROOT/.venv/bin/python" ]; then
   "$PYTHON" -m venv "$ROOT/.venv"
 fi
-stamp="$ROOT/.venv/.installed-$(cat "$ROOT"/requirements*.txt | sha256sum | cut -c1-16)-$(basename "$REQUIREMENTS")"
+stamp="$ROOT/.venv/.installed-$(cat "$ROOT"/requirements*.txt "$ROOT"/pyproject.toml "$ROOT"/tests/plugins/*/pyproject.toml \
+  | sha256sum | cut -c1-16)-$(basename "$REQUIREMENTS")"
 if [ ! -f "$stamp" ]; then
   # From the project root: requirements-dev.txt installs the test plugin by its relative path.
   (cd "$ROOT" && "$ROOT/.venv/bin/pip" install --quiet --disable-pip-version-check -r "$REQUIREMENTS")
+  # The workbench itself, editable: its entry points register the built-in features (pyproject.toml).
+  (cd "$ROOT" && "$ROOT/.venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -e .)
   touch "$stamp"
 fi
 

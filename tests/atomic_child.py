@@ -50,7 +50,7 @@ def main() -> None:
         spark__conf={"spark.sql.shuffle.partitions": "2", "spark.driver.memory": "512m"},
         session__idle_timeout_s=0)
     gateway = GatewayService(config)
-    emit("recovered", report=gateway.atomic_recovered)
+    emit("recovered", report=gateway.feature("atomic").recovered)
     session = gateway.open_session(name="atomic-child")
     emit("state", **state(gateway, session, data_dir))
     for sql in plan.get("setup", []):

@@ -21,7 +21,8 @@ from typing import Optional
 import pytest
 
 from gateway import InvalidStatementError, OperationStatus, SqlExecutionError
-from gateway.features.atomic import WriteAction, install_atomic_writes, parse_write
+from gateway.features.atomic import WriteAction, parse_write
+from gateway.features.atomic.plugin import AtomicWritesFeature
 from gateway.core.executor import StatementRunner
 from gateway.core.statements import StatementKind
 from tests.conftest import ROOT, run_all, wait_for
@@ -207,14 +208,14 @@ def test_bad_input_gets_a_clear_error_and_leaves_tables_alone(gateway, session):
 
 
 def test_the_setting_turns_atomic_writes_off(gateway):
-    class Service:  # what install_atomic_writes uses of the GatewayService
+    class Host:  # what the atomic writes feature uses of its FeatureHost
         config = gateway.config.with_overrides(atomic_writes__enabled=False)
         root = gateway.root
-        runner = StatementRunner(1000)
+        split = StatementRunner(1000).split
 
-    off = Service()
-    install_atomic_writes(off)
-    assert StatementKind.CREATE_TABLE_AS not in off.runner.handlers and off.atomic_recovered == []
+    off = AtomicWritesFeature()
+    off.start(Host())
+    assert StatementKind.CREATE_TABLE_AS not in off.handlers() and off.recovered == []
     assert gateway.runner.handlers[StatementKind.CREATE_TABLE_AS]  # on by default
 
 

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from gateway.config import SETTINGS, load_config
+from gateway.config import all_settings, load_config
 from gateway.errors import ConfigurationError
 from gateway.spark.root import spark_conf
 
@@ -40,7 +40,7 @@ def test_remote_metastore_and_cluster_master(tmp_path):
 
 def test_every_setting_is_documented_in_the_readme():
     readme = (ROOT / "README.md").read_text()
-    for setting in SETTINGS:
+    for setting in all_settings():
         assert setting.key in readme and setting.env in readme, setting.key
 
 

@@ -359,7 +359,7 @@ def test_upload_is_stored_by_hash_added_and_listed(gateway, session, jars, monke
     ("big.jar", _zip({"a.bin": b"x" * 5000}), "upload_max_bytes"),
 ])
 def test_rejected_uploads_store_nothing(gateway, session, monkeypatch, filename, data, message):
-    store = gateway.resource_feature.store
+    store = gateway.feature("jars").resources.store
     monkeypatch.setattr(store, "upload_max_bytes", 4000)
     before = store.stored_files()
     with pytest.raises(InvalidRequestError, match=message):

@@ -6,7 +6,8 @@ import pytest
 
 from gateway import GatewayService, InvalidRequestError, ObjectNotFoundError, SqlExecutionError
 from gateway.errors import ConfigurationError, InvalidStatementError
-from gateway.features.modules import ENTRY_POINT_GROUP, FactoryRegistry, builtin_factories, module_settings
+from gateway.features.modules import ENTRY_POINT_GROUP, FactoryRegistry
+from gateway.features.modules.plugin import builtin_factories, module_settings
 from tests.conftest import run_all
 from tests.jarbuild import build_jar, hive_udf_source, javac_available
 
@@ -51,14 +52,14 @@ def clash(gateway, session, tmp_path):
 def test_core_is_loaded_by_default(gateway, session):
     assert rows(gateway, session, "SHOW MODULES") == [["core"]]
     assert full_modules(gateway, session) == [["core", True, "core", gateway.root.version]]
-    origin = gateway.sessions.get(session).modules.function_origin("upper")
+    origin = gateway.feature("modules").manager(gateway.sessions.get(session)).function_origin("upper")
     assert (origin.module, origin.version, origin.implementation) == ("core", gateway.root.version, "builtin")
 
 
 def test_name_clash_resolves_in_order_both_ways(gateway, clash):
     assert rows(gateway, clash, "SHOW MODULES") == [["core"], ["one"], ["two"]]
     assert rows(gateway, clash, "SELECT pick(1)") == [["one"]]
-    modules = gateway.sessions.get(clash).modules
+    modules = gateway.feature("modules").manager(gateway.sessions.get(clash))
     assert modules.function_origin("pick").module == "one" and modules.providers("PICK") == ["one", "two"]
     gateway.configure_session(clash, "USE MODULES two, one, core")
     assert rows(gateway, clash, "SELECT pick(1)") == [["two"]]
@@ -74,7 +75,7 @@ def test_a_module_before_core_shadows_a_builtin_and_after_it_does_not(gateway, c
     gateway.configure_session(clash, "USE MODULES two, core, one")
     assert rows(gateway, clash, "SELECT upper('a'), system.builtin.upper('a'), pick(1)") == [["two:a", "A", "two"]]
     assert rows(gateway, clash, "SELECT current_path()")[0][0].startswith("system.session,system.builtin")
-    modules = gateway.sessions.get(clash).modules
+    modules = gateway.feature("modules").manager(gateway.sessions.get(clash))
     assert modules.function_origin("upper").module == "two"
     assert modules.function_origin("system.builtin.upper").module == "core"
     detail = gateway.get_function(clash, "upper")
@@ -104,7 +105,7 @@ def test_without_core_builtins_still_answer_but_lose_every_clash(gateway, clash)
     gateway.configure_session(clash, "UNLOAD MODULE core")
     assert rows(gateway, clash, "SHOW MODULES") == [["one"], ["two"]]
     assert rows(gateway, clash, "SELECT upper('a'), lower('B'), system.builtin.upper('a')") == [["two:a", "b", "A"]]
-    modules = gateway.sessions.get(clash).modules
+    modules = gateway.feature("modules").manager(gateway.sessions.get(clash))
     assert modules.function_origin("lower").module == "core"  # Spark answers built-ins regardless
     gateway.configure_session(clash, "LOAD MODULE core")      # appended: still after two
     assert rows(gateway, clash, "SELECT upper('a')") == [["two:a"]]
@@ -130,7 +131,7 @@ def test_python_module_clashes_with_sql_module_and_shadows_builtin(gateway, clas
     gateway.configure_session(clash, "LOAD MODULE py WITH ('type'='python', 'module'='tests.module_data.clash_udfs')")
     gateway.configure_session(clash, "USE MODULES py, core, one, two")
     assert rows(gateway, clash, "SELECT pick(1), lower('X'), upper('a')") == [["python", "py-lower:X", "A"]]
-    origin = gateway.sessions.get(clash).modules.function_origin("lower")
+    origin = gateway.feature("modules").manager(gateway.sessions.get(clash)).function_origin("lower")
     assert origin.version == "3.0" and origin.implementation == "python:tests.module_data.clash_udfs.lower"
     gateway.configure_session(clash, "UNLOAD MODULE py")
     assert rows(gateway, clash, "SELECT pick(1), lower('X')") == [["one", "x"]]
@@ -195,7 +196,7 @@ def test_jar_module_from_a_properties_file_inside_the_jar(gateway, session, tmp_
                                "# test jar\nmodule.version=2.1\njar_shout=com.wb.Shout\nlower=com.wb.Lower\n"})
     gateway.configure_session(session, f"LOAD MODULE j WITH ('type'='jar', 'path'='{jar}')")
     assert rows(gateway, session, "SELECT jar_shout('hi'), lower('HI')") == [["HI", "hi"]]
-    modules = gateway.sessions.get(session).modules
+    modules = gateway.feature("modules").manager(gateway.sessions.get(session))
     digest = hashlib.sha256(jar.read_bytes()).hexdigest()
     origin = modules.function_origin("jar_shout")
     assert origin.module == "j" and origin.version == "2.1"
@@ -245,7 +246,7 @@ def test_service_calls_and_function_browser(gateway, session, tmp_path):
     gateway.use_modules(session, "core, geo")  # a comma-separated text works too
     detail = gateway.get_function(session, "haversine_km")
     assert (detail.module, detail.module_version, detail.providers) == ("geo", "1.0.0", ["geo"])
-    assert detail.implementation == "python:gateway.features.modules.geo.haversine_km"
+    assert detail.implementation == "python:gateway.modules.geo.haversine_km"
     gateway.unload_module(session, "lw")
     assert gateway.get_function(session, "lower").module == "core"
     assert gateway.function_origin(session, "no_such_function_anywhere") is None

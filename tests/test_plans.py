@@ -10,7 +10,7 @@ import sqlglot
 from sqlglot.tokens import TokenType
 
 from conftest import run_all
-from gateway import function_versions
+from gateway.features.plans import function_versions
 from gateway.features.plans import plan_dot, plan_text, stable_plan
 from gateway.features.plans.functions import preferred_name
 from gateway.features.plans.spark_adapter import builtin_function_names
@@ -338,8 +338,8 @@ class _Modules:
 
 def test_module_versions_are_pinned_and_checked(gateway, session):
     owner = gateway.sessions.get(session)
-    previous = owner.modules
-    owner.modules = _Modules({"upper": ("text", "1.0", "python:text.upper")})
+    previous = owner.extensions["modules"]
+    owner.extensions["modules"] = _Modules({"upper": ("text", "1.0", "python:text.upper")})
     try:
         versions = function_versions(owner, ["upper", "lower"])
         assert versions["upper"] == {"module": "text", "version": "1.0", "implementation": "python:text.upper"}
@@ -347,13 +347,13 @@ def test_module_versions_are_pinned_and_checked(gateway, session):
         plan = gateway.compile_plan(session, "SELECT upper('a') AS u")
         assert {"name": "upper", "module": "text", "version": "1.0",
                 "implementation": "python:text.upper"} in plan["functions"]
-        owner.modules = _Modules({"upper": ("text", "2.0", "python:text.upper_v2")})
+        owner.extensions["modules"] = _Modules({"upper": ("text", "2.0", "python:text.upper_v2")})
         differences = gateway.explain_plan(session, plan)["differences"]
         assert [d["subject"] for d in differences] == ["upper"]
         assert "now module text version 2.0" in differences[0]["message"]
         assert "module text still offers version 1.0" in differences[0]["message"]
     finally:
-        owner.modules = previous
+        owner.extensions["modules"] = previous
 
 
 def test_a_changed_view_body_is_refused_even_with_the_same_schema(gateway, session, restore_table):

@@ -1,4 +1,10 @@
-"""GatewayService: a thin facade. Find the session, delegate, wrap unexpected errors."""
+"""GatewayService: a thin facade. Find the session, delegate, wrap unexpected errors.
+
+Core implements the sessions, operations, statements and catalog sections of the contract
+(``gateway.contract``); the features found through entry points (``gateway.features.base``)
+implement theirs, and plug their statement handlers, guards and session hooks into the core.
+The service is also each feature's host (``FeatureHost``).
+"""
 from __future__ import annotations
 
 import contextlib
@@ -6,55 +12,54 @@ import functools
 import logging
 import platform
 import time
-from typing import Callable, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 from gateway import __version__
-from gateway.contract import GatewayServiceContract
-from gateway.features.atomic import install_atomic_writes
-from gateway.core.catalog import CatalogBrowser
-from gateway.features.completion.completer import Candidate, changes_schema, install_completion
 from gateway.config import WorkbenchConfig, load_config
-from gateway.errors import (GatewayError, InvalidRequestError, InvalidStatementError, OperationStateError,
-                     SqlExecutionError)
+from gateway.contract import GatewayContract
+from gateway.core.catalog import CatalogBrowser
 from gateway.core.executor import StatementRunner
-from gateway.handles import OperationHandle, SessionHandle
-from gateway.features.modules import FunctionOrigin, ModuleInfo, ModuleTypeInfo, install_modules
-from gateway.features.modules.annotate import annotate_function, annotate_functions
-from gateway.features.jars.store import UdfClass
-from gateway.models import (Column, FunctionDetail, FunctionInfo, FunctionKind, JarInfo, OperationInfo,
-                     OperationStatus, OperationType, ResultSet, ResultType, TableDetail, TableInfo, TableKind)
 from gateway.core.operations import Operation, OperationManager
-from gateway.features.jars.feature import ResourceManager, install_resources
-from gateway.features.plans import install_plans
-from gateway.core.progress import OperationProgress, operation_progress
+from gateway.core.progress import operation_progress
 from gateway.core.results import ResultFetcher
 from gateway.core.sample_data import SAMPLE_DATABASE, create_sample_database
 from gateway.core.serialization import error_json
 from gateway.core.sessions import Session, SessionManager
+from gateway.core.statements import changes_schema, configure_kinds
+from gateway.errors import (GatewayError, InvalidRequestError, InvalidStatementError, OperationStateError,
+                            SqlExecutionError)
+from gateway.features.base import Feature, FeatureNotInstalledError, PageSpec, feature_classes
+from gateway.handles import OperationHandle, SessionHandle
+from gateway.models import (Column, FunctionDetail, FunctionInfo, FunctionKind, OperationInfo, OperationProgress,
+                            OperationStatus, OperationType, ResultSet, ResultType, TableDetail, TableInfo, TableKind)
 from gateway.spark.root import get_or_create_root
-from gateway.core.statements import CONFIGURE_KINDS
 
 log = logging.getLogger(__name__)
 
 
-def _wrapped(method):
+def _wrapped(method, name: Optional[str] = None):
     """Let GatewayErrors through; turn anything else into one with Spark's error details."""
+    label = name or method.__name__
 
     @functools.wraps(method)
-    def call(self, *args, **kwargs):
+    def call(*args, **kwargs):
         try:
-            return method(self, *args, **kwargs)
+            return method(*args, **kwargs)
         except GatewayError:
             raise
         except Exception as exc:
             error = error_json(exc)
-            raise SqlExecutionError(f"{method.__name__} failed: {error['root_cause']}", error) from exc
+            raise SqlExecutionError(f"{label} failed: {error['root_cause']}", error) from exc
 
     return call
 
 
-class GatewayService(GatewayServiceContract):
-    """The embedded SQL gateway: sessions over one root SparkSession, operations on a pool."""
+# Every call of the contract; a feature call missing from this gateway answers FeatureNotInstalledError.
+_CONTRACT_CALLS = frozenset(name for name in vars(GatewayContract) if not name.startswith("_"))
+
+
+class GatewayService:
+    """The embedded SQL gateway: sessions over one root SparkSession, operations on a pool, features."""
 
     def __init__(self, config: Optional[WorkbenchConfig] = None) -> None:
         self.config = config if config is not None else load_config()
@@ -64,28 +69,87 @@ class GatewayService(GatewayServiceContract):
         self.sessions = SessionManager(
             self.root, self.config["session.max_sessions"], self.config["session.idle_timeout_s"],
             self.config["session.check_interval_s"], self._on_session_closed)
-        # Features (modules, resources, atomic writes, plans) hang per-session state on each new
-        # Session here and register the statements they handle with ``self.runner.register``.
-        self.session_openers: list[Callable[[Session], None]] = []
-        self.session_closers: list[Callable[[Session], None]] = []
-        install_modules(self)
-        self.resource_feature = install_resources(self)
-        install_plans(self)
-        install_atomic_writes(self)
-        install_completion(self)
+        self.features: dict[str, Feature] = {}
+        self._calls: dict[str, Callable] = {}
         self._stopped = False
+        for cls in feature_classes():
+            feature = cls()
+            if feature.enabled(self.config):
+                self._plug(feature)
+
+    def _plug(self, feature: Feature) -> None:
+        """Start one feature and wire in what it declares: handlers, guard, calls."""
+        feature.start(self)
+        self.features[feature.name] = feature
+        for kind, handler in feature.handlers().items():
+            self.runner.register(kind, handler)
+        if type(feature).check_statement is not Feature.check_statement:
+            self.runner.guards.append(feature.check_statement)
+        for name, call in feature.calls().items():
+            if name in self._calls or callable(getattr(type(self), name, None)):
+                raise GatewayError(f"feature {feature.name!r} provides the call {name!r}, which another part "
+                                   f"of the gateway already provides")
+            self._calls[name] = _wrapped(call, name)
+
+    def __getattr__(self, name: str) -> Any:
+        """A contract call that a feature provides (or a clear error when its feature is missing)."""
+        calls = self.__dict__.get("_calls")
+        if calls is not None and name in calls:
+            return calls[name]
+        if calls is not None and name in _CONTRACT_CALLS:
+            def missing(*args, **kwargs):
+                raise FeatureNotInstalledError(
+                    f"{name} is provided by a feature that this gateway does not have (installed features: "
+                    f"{', '.join(self.features) or 'none'}); install or enable it")
+            return missing
+        raise AttributeError(f"{type(self).__name__!r} has no attribute {name!r}")
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self.__dict__.get("_calls", {})))
+
+    # ------------------------------------------------------------------------------------------
+    # Host of the features (FeatureHost)
+    # ------------------------------------------------------------------------------------------
+
+    def session(self, handle) -> Session:
+        return self.sessions.get(handle)
+
+    def feature(self, name: str) -> Optional[Feature]:
+        return self.features.get(name)
+
+    def split(self, text: str) -> list:
+        return self.runner.split(text)
+
+    def dataframe(self, session: Session, statement):
+        return self.runner.dataframe(session, statement)
+
+    def configure(self, handle, statement: str) -> None:
+        self.configure_session(handle, statement)
+
+    def schema_changed(self, session: Session) -> None:
+        """Tell every feature the session's catalog may have changed (completion reloads)."""
+        for feature in self.features.values():
+            try:
+                feature.schema_changed(session)
+            except Exception:  # noqa: BLE001 - one feature's cache must not fail the statement
+                log.exception("feature %s: schema_changed failed for session %s", feature.name, session.handle)
 
     @classmethod
     def from_config(cls, path) -> "GatewayService":
         return cls(load_config(path))
 
     def shutdown(self, stop_spark: bool = True) -> None:
-        """Close every session, stop the pool and (by default) the root SparkSession."""
+        """Close every session, stop the pool and the features and (by default) the root SparkSession."""
         if self._stopped:
             return
         self._stopped = True
         self.sessions.shutdown()
         self.operations.shutdown()
+        for feature in reversed(list(self.features.values())):
+            try:
+                feature.stop()
+            except Exception:  # noqa: BLE001 - stop the others all the same
+                log.exception("feature %s did not stop cleanly", feature.name)
         if stop_spark:
             self.root.stop()
 
@@ -101,8 +165,8 @@ class GatewayService(GatewayServiceContract):
         try:
             for key, value in (config or {}).items():
                 session.spark.conf.set(str(key), str(value))
-            for opener in self.session_openers:
-                opener(session)
+            for feature in self.features.values():
+                feature.open_session(session)
         except Exception as exc:
             self.sessions.close(session.handle)
             error = error_json(exc)
@@ -127,7 +191,7 @@ class GatewayService(GatewayServiceContract):
         return self.sessions.get(session).name
 
     @contextlib.contextmanager
-    def _between_statements(self, session: SessionHandle, busy_wait_s: float = 60.0) -> Iterator[Session]:
+    def between_statements(self, session: SessionHandle, busy_wait_s: float = 60.0) -> Iterator[Session]:
         """The session with its statement lock held: a module or jar change never lands mid-statement."""
         owner = self.sessions.get(session)
         if not owner.run_lock.acquire(timeout=busy_wait_s):
@@ -146,10 +210,11 @@ class GatewayService(GatewayServiceContract):
                 f"configure_session takes exactly one statement, got {len(statements)}; "
                 f"send them one at a time or use execute_statement for a script")
         kind = statements[0].kind
-        if kind not in CONFIGURE_KINDS:
-            allowed = ", ".join(sorted(k.value.replace("_", " ") for k in CONFIGURE_KINDS))
+        allowed_kinds = configure_kinds()
+        if kind not in allowed_kinds:
+            allowed = ", ".join(k.replace("_", " ") for k in allowed_kinds)
             raise InvalidStatementError(
-                f"configure_session does not accept {kind.value.replace('_', ' ')} statements; "
+                f"configure_session does not accept {kind.replace('_', ' ')} statements; "
                 f"it accepts only {allowed}. Use execute_statement to run other statements.")
         handle = self._submit(session, statement, OperationType.CONFIGURE_SESSION, timeout_ms, None)
         operation = self.operations.get(self.sessions.get(session).handle, handle)
@@ -237,13 +302,13 @@ class GatewayService(GatewayServiceContract):
         operation = Operation(owner, statement, op_type, fetcher, int(timeout_ms), config)
         if not changes_schema(s.kind for s in statements):
             return self.operations.submit(operation, lambda op: self.runner.run(op, self._on_timeout))
-        self.completer.invalidate(owner)
+        self.schema_changed(owner)
 
         def run_then_refresh(op: Operation) -> None:
             try:
                 self.runner.run(op, self._on_timeout)
             finally:
-                self.completer.invalidate(owner)  # DDL, USE, modules, jars: completion reloads
+                self.schema_changed(owner)  # DDL, USE, modules, jars: caches of the catalog reload
 
         return self.operations.submit(operation, run_then_refresh)
 
@@ -275,23 +340,6 @@ class GatewayService(GatewayServiceContract):
                 return
             token = page.next_token
         raise OperationStateError(f"operation {operation} reached no end of result within {timeout_s:g} s")
-
-    @_wrapped
-    def complete_statement(self, session: SessionHandle, statement: str, position: int) -> list[str]:
-        return [c.value for c in self.completer.complete(self.sessions.get(session), statement, position)]
-
-    @_wrapped
-    def complete_candidates(self, session: SessionHandle, statement: str, position: int) -> list[Candidate]:
-        """Like complete_statement, with each candidate's kind and detail (column type, signature)."""
-        return self.completer.complete(self.sessions.get(session), statement, position)
-
-    def warm_completion(self, session: SessionHandle) -> None:
-        """Start loading the session's completion cache in the background (the UI does on first render)."""
-        self.completer.warm(self.sessions.get(session))
-
-    def refresh_completion(self, session: SessionHandle) -> None:
-        """Drop the session's completion cache (the catalog changed behind the gateway's back)."""
-        self.completer.invalidate(self.sessions.get(session))
 
     # ------------------------------------------------------------------------------------------
     # Catalog
@@ -333,8 +381,11 @@ class GatewayService(GatewayServiceContract):
                 kind = FunctionKind(kind.value if isinstance(kind, FunctionKind) else str(kind).upper())
             except ValueError:
                 raise InvalidRequestError(f"function kind {kind!r} is not one of BUILTIN, USER") from None
+        owner = self.sessions.get(session)
         infos = self._catalog(session).list_functions(catalog, database, kind)
-        return annotate_functions(self.sessions.get(session).modules, infos)
+        for feature in self.features.values():
+            infos = feature.describe_functions(owner, infos)
+        return infos
 
     @_wrapped
     def get_table(self, session: SessionHandle, name: str) -> TableDetail:
@@ -348,106 +399,10 @@ class GatewayService(GatewayServiceContract):
     @_wrapped
     def get_function(self, session: SessionHandle, name: str) -> FunctionDetail:
         owner = self.sessions.get(session)
-        detail = annotate_function(owner.modules, self._catalog(session).get_function(name), name)
-        if owner.resources is not None:
-            detail.resources, detail.language = owner.resources.function_resources(detail)
+        detail = self._catalog(session).get_function(name)
+        for feature in self.features.values():
+            detail = feature.describe_function(owner, detail, name)
         return detail
-
-    # ------------------------------------------------------------------------------------------
-    # Modules (FLIP-68)
-    # ------------------------------------------------------------------------------------------
-
-    @_wrapped
-    def list_modules(self, session: SessionHandle, full: bool = False) -> list[ModuleInfo]:
-        return self.sessions.get(session).modules.list_modules(full)
-
-    @_wrapped
-    def load_module(self, session: SessionHandle, name: str, properties: Optional[dict] = None) -> ModuleInfo:
-        with self._between_statements(session) as owner:
-            module = owner.modules.load(name, properties)
-            return next(i for i in owner.modules.list_modules(True) if i.name == module.name)
-
-    @_wrapped
-    def unload_module(self, session: SessionHandle, name: str) -> None:
-        with self._between_statements(session) as owner:
-            owner.modules.unload(name)
-
-    @_wrapped
-    def use_modules(self, session: SessionHandle, names: list[str]) -> None:
-        with self._between_statements(session) as owner:
-            owner.modules.use(names)
-
-    def list_module_types(self) -> list[ModuleTypeInfo]:
-        """Module types LOAD MODULE knows (shipped and from entry points), with their properties."""
-        return self.module_registry.infos()
-
-    @_wrapped
-    def function_origin(self, session: SessionHandle, name: str) -> Optional[FunctionOrigin]:
-        return self.sessions.get(session).modules.function_origin(name)
-
-    # ------------------------------------------------------------------------------------------
-    # Jars and function resources (FLIP-214)
-    # ------------------------------------------------------------------------------------------
-
-    def _resources(self, session: SessionHandle) -> ResourceManager:
-        owner = self.sessions.get(session)
-        if owner.resources is None:
-            raise InvalidRequestError(f"session {owner.handle} has no resource manager")
-        return owner.resources
-
-    def _locked(self, session: SessionHandle, call):
-        """Run a jar call between the session's statements, never in the middle of one."""
-        with self._between_statements(session):
-            return call(self._resources(session))
-
-    @_wrapped
-    def list_jars(self, session: SessionHandle) -> list[JarInfo]:
-        return self._resources(session).list_jars()
-
-    @_wrapped
-    def add_jar(self, session: SessionHandle, uri: str) -> JarInfo:
-        return self._locked(session, lambda r: r.add_jar(uri))
-
-    @_wrapped
-    def remove_jar(self, session: SessionHandle, uri: str) -> list[str]:
-        return self._locked(session, lambda r: r.remove_jar(uri))
-
-    @_wrapped
-    def upload_jar(self, session: SessionHandle, filename: str, data: bytes) -> JarInfo:
-        return self._locked(session, lambda r: r.upload_jar(filename, data))
-
-    @_wrapped
-    def list_udf_classes(self, session: SessionHandle, jar: str) -> list[UdfClass]:
-        return self._resources(session).udf_classes(jar)
-
-    # ------------------------------------------------------------------------------------------
-    # Compiled plans (FLIP-190)
-    # ------------------------------------------------------------------------------------------
-
-    @_wrapped
-    def compile_plan(self, session: SessionHandle, statement: str, path: Optional[str] = None,
-                     overwrite: bool = False) -> dict:
-        with self._between_statements(session, busy_wait_s=30.0) as owner:
-            if path is None:
-                return self.plans.compile(owner, statement)
-            return self.plans.compile_to(owner, statement, path, overwrite=overwrite)[1]
-
-    @_wrapped
-    def explain_plan(self, session: SessionHandle, plan) -> dict:
-        with self._between_statements(session, busy_wait_s=30.0) as owner:
-            return self.plans.explain(owner, plan)
-
-    @_wrapped
-    def load_plan(self, path: str) -> dict:
-        return self.plans.load(path)
-
-    @_wrapped
-    def list_plans(self) -> list[str]:
-        return self.plans.list_plans()
-
-    @_wrapped
-    def diff_plans(self, left, right) -> dict:
-        return self.plans.diff(left, right)
 
     # ------------------------------------------------------------------------------------------
     # Utilities
@@ -471,16 +426,28 @@ class GatewayService(GatewayServiceContract):
             "warehouse": self.root.conf.get("spark.sql.warehouse.dir"),
             "data_dir": str(self.config.data_dir),
             "python_version": platform.python_version(),
+            "features": ", ".join(self.features),
         }
+
+    def list_feature_pages(self) -> list[PageSpec]:
+        return sorted((page for feature in self.features.values() for page in feature.pages),
+                      key=lambda page: (page.order, page.title))
+
+    def get_setting(self, key: str) -> Any:
+        try:
+            return self.config[key]
+        except KeyError:
+            raise InvalidRequestError(f"there is no setting {key!r}; the settings are listed in "
+                                      f"docs/configuration.md") from None
 
     # ------------------------------------------------------------------------------------------
 
     def _on_session_closed(self, session: Session) -> None:
-        for closer in self.session_closers:
+        for feature in self.features.values():
             try:
-                closer(session)
+                feature.close_session(session)
             except Exception:  # one feature's cleanup must not keep the session's operations alive
-                log.exception("closing session %s: cleanup failed", session.handle)
+                log.exception("closing session %s: feature %s failed to clean up", session.handle, feature.name)
         for operation in self.operations.of_session(session.handle):
             try:
                 self.operations.stop(operation, OperationStatus.CLOSED, "its session was closed")

@@ -25,9 +25,8 @@ class Session:
         # One statement of a session runs at a time (Flink's first rule): a USE or SET
         # always sees the statements before it.
         self.run_lock = threading.Lock()
-        # Per-session feature state, set by the gateway's session openers.
-        self.modules = None      # ModuleManager: loaded modules and their order (FLIP-68)
-        self.resources = None    # ResourceManager: this session's jars and function resources (FLIP-214)
+        # Per-session state of each feature, by feature name (set by Feature.open_session).
+        self.extensions: dict[str, object] = {}
 
     def touch(self) -> None:
         self.last_access = time.monotonic()

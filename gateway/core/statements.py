@@ -3,10 +3,13 @@
 Splitting works on tokens, not on a full parse, so that every statement Spark accepts
 (including ones sqlglot cannot parse, like ``SET PATH`` or ``ADD JAR``) reaches Spark
 unchanged, while semicolons inside strings and comments are respected.
+
+The grammar is open: core knows Spark's own statement kinds; a feature adds its own kinds
+(``LOAD MODULE``, ``COMPILE PLAN``, …) as ``StatementSpec`` entries of its ``statements``,
+recognised by their leading words before core's rules.
 """
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 
 from sqlglot.dialects.dialect import Dialect
@@ -18,40 +21,128 @@ from gateway.errors import InvalidStatementError
 _SPARK = Dialect.get_or_raise("spark")
 
 
-class StatementKind(enum.Enum):
-    QUERY = "QUERY"          # SELECT, WITH, VALUES, TABLE, FROM …
-    SHOW = "SHOW"
-    DESCRIBE = "DESCRIBE"
-    EXPLAIN = "EXPLAIN"
-    SET = "SET"
-    RESET = "RESET"
-    USE = "USE"
-    CREATE = "CREATE"
-    DROP = "DROP"
-    ALTER = "ALTER"
-    INSERT = "INSERT"
-    ADD_JAR = "ADD_JAR"
-    REMOVE_JAR = "REMOVE_JAR"
-    LOAD_MODULE = "LOAD_MODULE"
-    UNLOAD_MODULE = "UNLOAD_MODULE"
-    USE_MODULES = "USE_MODULES"
-    SHOW_MODULES = "SHOW_MODULES"          # SHOW [FULL] MODULES (FLIP-68)
-    SHOW_JARS = "SHOW_JARS"                # SHOW JARS, LIST JAR[S] (FLIP-214, per session)
-    CREATE_FUNCTION = "CREATE_FUNCTION"    # CREATE [OR REPLACE] [TEMPORARY [SYSTEM]] FUNCTION …
-    CREATE_TABLE_AS = "CREATE_TABLE_AS"    # [CREATE [OR REPLACE]|REPLACE] TABLE … AS SELECT (FLIP-305)
-    INSERT_OVERWRITE = "INSERT_OVERWRITE"  # INSERT OVERWRITE [TABLE] t … (FLIP-305)
-    COMPILE_PLAN = "COMPILE_PLAN"          # COMPILE PLAN 'f' [IF NOT EXISTS] FOR … (FLIP-190)
-    EXECUTE_PLAN = "EXECUTE_PLAN"          # EXECUTE PLAN 'f', COMPILE AND EXECUTE PLAN 'f' FOR …
-    EXPLAIN_PLAN = "EXPLAIN_PLAN"          # EXPLAIN PLAN 'f'
-    OTHER = "OTHER"
+class StatementKind(str):
+    """The kind of a statement: a name such as ``QUERY`` or a feature's ``LOAD_MODULE``.
+
+    Core's kinds are the constants below; features declare theirs in ``StatementSpec``s.
+    """
+
+    __slots__ = ()
+
+    @property
+    def value(self) -> str:
+        return str(self)
+
+    @property
+    def words(self) -> str:
+        """Human form for messages: ``LOAD MODULE``."""
+        return self.replace("_", " ")
+
+    # Spark's own statements
+    QUERY: "StatementKind"             # SELECT, WITH, VALUES, TABLE, FROM …
+    SHOW: "StatementKind"
+    DESCRIBE: "StatementKind"
+    EXPLAIN: "StatementKind"
+    SET: "StatementKind"
+    RESET: "StatementKind"
+    USE: "StatementKind"
+    CREATE: "StatementKind"
+    CREATE_FUNCTION: "StatementKind"   # CREATE [OR REPLACE] [TEMPORARY [SYSTEM]] FUNCTION …
+    CREATE_TABLE_AS: "StatementKind"   # [CREATE [OR REPLACE]|REPLACE] TABLE … AS SELECT
+    DROP: "StatementKind"
+    ALTER: "StatementKind"
+    INSERT: "StatementKind"
+    INSERT_OVERWRITE: "StatementKind"  # INSERT OVERWRITE [TABLE] t …
+    ADD_JAR: "StatementKind"
+    OTHER: "StatementKind"
 
 
-# Kinds that configure_session accepts (FLIP-91).
-CONFIGURE_KINDS = frozenset({
-    StatementKind.SET, StatementKind.RESET, StatementKind.CREATE, StatementKind.DROP, StatementKind.USE,
-    StatementKind.ALTER, StatementKind.LOAD_MODULE, StatementKind.UNLOAD_MODULE, StatementKind.USE_MODULES,
-    StatementKind.ADD_JAR, StatementKind.REMOVE_JAR, StatementKind.CREATE_FUNCTION,
-})
+@dataclass(frozen=True)
+class StatementSpec:
+    """One statement kind of the grammar and how the gateway treats it.
+
+    ``starts``: the leading words that make a statement of this kind (upper case); the longest
+    matching start wins across features, and features win over core's rules.
+    ``returns_rows``: the statement answers rows. ``configures``: ``configure_session`` accepts it.
+    ``read_only``: it cannot change the catalog, so completion keeps its caches.
+    """
+
+    kind: str
+    starts: tuple[tuple[str, ...], ...] = ()
+    returns_rows: bool = False
+    configures: bool = False
+    read_only: bool = False
+
+
+CORE_STATEMENTS: tuple[StatementSpec, ...] = (
+    StatementSpec("QUERY", returns_rows=True, read_only=True),
+    StatementSpec("SHOW", returns_rows=True, read_only=True),
+    StatementSpec("DESCRIBE", returns_rows=True, read_only=True),
+    StatementSpec("EXPLAIN", returns_rows=True, read_only=True),
+    StatementSpec("SET", configures=True, read_only=True),
+    StatementSpec("RESET", configures=True, read_only=True),
+    StatementSpec("USE", configures=True),
+    StatementSpec("CREATE", configures=True),
+    StatementSpec("CREATE_FUNCTION", configures=True),
+    StatementSpec("CREATE_TABLE_AS"),
+    StatementSpec("DROP", configures=True),
+    StatementSpec("ALTER", configures=True),
+    StatementSpec("INSERT"),
+    StatementSpec("INSERT_OVERWRITE"),
+    StatementSpec("ADD_JAR", configures=True),
+    StatementSpec("OTHER"),
+)
+for _spec in CORE_STATEMENTS:
+    setattr(StatementKind, _spec.kind, StatementKind(_spec.kind))
+
+
+class Grammar:
+    """Core's statement kinds plus every feature's, loaded once from the installed features."""
+
+    def __init__(self, specs) -> None:
+        self.specs: dict[str, StatementSpec] = {}
+        for spec in specs:
+            if spec.kind in self.specs:
+                raise InvalidStatementError(f"the statement kind {spec.kind} is declared twice")
+            self.specs[spec.kind] = spec
+        self.starts = sorted(((tuple(start), StatementKind(spec.kind)) for spec in self.specs.values()
+                              for start in spec.starts), key=lambda item: -len(item[0]))
+
+    def spec(self, kind: str) -> StatementSpec:
+        return self.specs.get(kind) or self.specs["OTHER"]
+
+    def feature_kind(self, words: list[str]):
+        for start, kind in self.starts:
+            if words[:len(start)] == list(start):
+                return kind
+        return None
+
+
+_grammar: Grammar | None = None
+
+
+def grammar() -> Grammar:
+    """The process's grammar: core's kinds and those of every installed feature."""
+    global _grammar
+    if _grammar is None:
+        from gateway.features.base import feature_statements  # features plug in here
+        _grammar = Grammar(CORE_STATEMENTS + tuple(feature_statements()))
+    return _grammar
+
+
+def spec_of(kind: str) -> StatementSpec:
+    return grammar().spec(kind)
+
+
+def configure_kinds() -> list[str]:
+    """The kinds configure_session accepts (FLIP-91's list, plus what features allow)."""
+    return sorted(kind for kind, spec in grammar().specs.items() if spec.configures)
+
+
+def changes_schema(kinds) -> bool:
+    """True when a script with these statement kinds may change the catalog (completion reloads)."""
+    return any(not spec_of(kind).read_only for kind in kinds)
+
 
 _FIRST_WORD = {
     "SELECT": StatementKind.QUERY, "WITH": StatementKind.QUERY, "VALUES": StatementKind.QUERY,
@@ -59,7 +150,7 @@ _FIRST_WORD = {
     "SHOW": StatementKind.SHOW, "DESCRIBE": StatementKind.DESCRIBE, "DESC": StatementKind.DESCRIBE,
     "EXPLAIN": StatementKind.EXPLAIN, "SET": StatementKind.SET, "RESET": StatementKind.RESET,
     "CREATE": StatementKind.CREATE, "REPLACE": StatementKind.CREATE, "DROP": StatementKind.DROP,
-    "ALTER": StatementKind.ALTER, "INSERT": StatementKind.INSERT,
+    "ALTER": StatementKind.ALTER, "INSERT": StatementKind.INSERT, "USE": StatementKind.USE,
 }
 
 
@@ -79,28 +170,18 @@ class Statement:
 
     @property
     def returns_rows(self) -> bool:
-        return self.kind in (StatementKind.QUERY, StatementKind.SHOW, StatementKind.DESCRIBE,
-                             StatementKind.EXPLAIN, StatementKind.SHOW_MODULES, StatementKind.SHOW_JARS,
-                             StatementKind.EXPLAIN_PLAN)
+        return spec_of(self.kind).returns_rows
 
 
 def classify(text: str) -> StatementKind:
-    """Kind of one statement from its leading words."""
+    """Kind of one statement from its leading words: a feature's kind first, then Spark's."""
     words = text.strip().upper().replace("(", "( ").split()
     if not words:
         return StatementKind.OTHER
+    feature_kind = grammar().feature_kind(words)
+    if feature_kind is not None:
+        return feature_kind
     first, second = words[0], words[1] if len(words) > 1 else ""
-    third = words[2] if len(words) > 2 else ""
-    if first == "SHOW" and (second == "MODULES" or (second == "FULL" and third == "MODULES")):
-        return StatementKind.SHOW_MODULES
-    if (first == "SHOW" and second == "JARS") or (first == "LIST" and second in ("JAR", "JARS")):
-        return StatementKind.SHOW_JARS
-    if first == "COMPILE" and second == "PLAN":
-        return StatementKind.COMPILE_PLAN
-    if (first == "EXECUTE" and second == "PLAN") or words[:4] == ["COMPILE", "AND", "EXECUTE", "PLAN"]:
-        return StatementKind.EXECUTE_PLAN
-    if first == "EXPLAIN" and second == "PLAN":
-        return StatementKind.EXPLAIN_PLAN
     if first == "INSERT" and second == "OVERWRITE":
         return StatementKind.INSERT_OVERWRITE
     if first in ("CREATE", "REPLACE"):
@@ -111,16 +192,6 @@ def classify(text: str) -> StatementKind:
             return StatementKind.CREATE_TABLE_AS
     if first == "ADD" and second in ("JAR", "JARS"):
         return StatementKind.ADD_JAR
-    if first == "REMOVE" and second in ("JAR", "JARS"):
-        return StatementKind.REMOVE_JAR
-    if first == "LOAD" and second == "MODULE":
-        return StatementKind.LOAD_MODULE
-    if first == "UNLOAD" and second == "MODULE":
-        return StatementKind.UNLOAD_MODULE
-    if first == "USE" and second == "MODULES":
-        return StatementKind.USE_MODULES
-    if first == "USE":
-        return StatementKind.USE
     return _FIRST_WORD.get(first, StatementKind.OTHER)
 
 

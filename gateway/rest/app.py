@@ -6,23 +6,23 @@ from typing import Optional
 
 from fastapi import Depends, FastAPI
 
-from gateway import __version__
-from gateway.config import load_config
-from gateway.core.service import GatewayService
+from gateway import GatewayContract, __version__, load_config
+from gateway.features import feature_classes
 from gateway.rest.auth import require_token
 from gateway.rest.errors import install_error_handlers
 from gateway.rest.limits import BodyLimitMiddleware
-from gateway.rest.routes import catalog, info, jars, modules, operations, sessions, statements
+from gateway.rest.routes import catalog, info, operations, sessions, statements
 
 DESCRIPTION = """The Spark SQL Workbench gateway over HTTP, compatible with Apache Flink's SQL Gateway
 REST API (v1, v2) where they overlap, plus catalog, module and jar endpoints under /v2.
 Errors answer JSON with `errors`, `root_cause`, `exception_stack`, `error_class` and `sqlstate`."""
 
 
-def create_app(service: Optional[GatewayService], token: Optional[str] = None,
+def create_app(service: Optional[GatewayContract], token: Optional[str] = None,
                max_request_bytes: Optional[int] = None, max_upload_bytes: Optional[int] = None) -> FastAPI:
     """An app over ``service``; limits default to its rest.* settings (``service=None``: for the document only)."""
-    config = service.config if service is not None else load_config(environ={})
+    config = load_config(environ={}) if service is None else None
+    setting = (lambda key: config[key]) if service is None else service.get_setting
     app = FastAPI(title="Spark SQL Workbench gateway", version=__version__, description=DESCRIPTION,
                   dependencies=[Depends(require_token)])
     app.state.service = service
@@ -32,17 +32,27 @@ def create_app(service: Optional[GatewayService], token: Optional[str] = None,
             app.include_router(router, prefix=f"/{version}")
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware,
-                       max_request_bytes=max_request_bytes or config["rest.max_request_bytes"],
-                       max_upload_bytes=max_upload_bytes or config["rest.max_upload_bytes"])
+                       max_request_bytes=max_request_bytes or setting("rest.max_request_bytes"),
+                       max_upload_bytes=max_upload_bytes or setting("rest.max_upload_bytes"))
     return app
 
 
 def _common():
-    return [info.router, sessions.router, statements.router, operations.router]
+    return [info.router, sessions.router, statements.router, operations.router] + _feature_routers(v1=True)
 
 
 def _v2_only():
-    return [statements.v2_router, operations.v2_router, catalog.router, modules.router, jars.router]
+    return [info.v2_router, sessions.v2_router, statements.v2_router, operations.v2_router, catalog.router] + \
+        _feature_routers(v1=False)
+
+
+def _feature_routers(v1: bool) -> list:
+    """Each installed feature's routers (Feature.rest_routers), under /v1 too when it says so."""
+    routers = []
+    for cls in feature_classes():
+        if cls.rest_v1 == v1:
+            routers += cls().rest_routers()
+    return routers
 
 
 def openapi_document() -> dict:

@@ -1,19 +1,10 @@
-"""What every handler shares: the service of the app, and calls to feature methods that a
-build of the gateway may not have yet (answered 501, not 500)."""
+"""What every handler shares: the gateway (its contract) behind the app."""
 from __future__ import annotations
 
 from fastapi import Request
 
-from gateway.core.service import GatewayService
-from gateway.rest.errors import NotSupportedError
+from gateway import GatewayContract
 
 
-def service_of(request: Request) -> GatewayService:
+def service_of(request: Request) -> GatewayContract:
     return request.app.state.service
-
-
-def feature_call(service: GatewayService, method: str, *args, **kwargs):
-    function = getattr(service, method, None)
-    if function is None:
-        raise NotSupportedError(f"this gateway has no {method}; the feature is not installed in this build")
-    return function(*args, **kwargs)

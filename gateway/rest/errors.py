@@ -12,7 +12,7 @@ from fastapi.exceptions import RequestValidationError
 from gateway.rest.encoding import JSONBytes
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from gateway.errors import GatewayError
+from gateway import GatewayError
 
 log = logging.getLogger(__name__)
 
@@ -25,12 +25,6 @@ class UnauthorizedError(GatewayError):
 
 class PayloadTooLargeError(GatewayError):
     http_status = 413
-
-
-class NotSupportedError(GatewayError):
-    """The gateway of this build does not offer the call (a feature not installed)."""
-
-    http_status = 501
 
 
 def error_body(error: dict) -> dict:

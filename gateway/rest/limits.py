@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from gateway.errors import InvalidRequestError
+from gateway import InvalidRequestError
 from gateway.rest.encoding import JSONBytes
 from gateway.rest.errors import error_body
 

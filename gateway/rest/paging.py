@@ -6,7 +6,7 @@ from typing import Optional
 
 import orjson
 
-from gateway.models import ResultSet, ResultType
+from gateway import ResultSet, ResultType
 from gateway.rest.schemas import RowFormat
 
 

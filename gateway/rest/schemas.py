@@ -22,6 +22,11 @@ class InfoResponse(Body):
     sparkVersion: str
 
 
+class SettingResponse(Body):
+    key: str
+    value: Any
+
+
 class ApiVersionsResponse(Body):
     versions: list[str]
 
@@ -51,6 +56,10 @@ class SessionConfigResponse(Body):
     properties: dict[str, str]
 
 
+class SessionNameResponse(Body):
+    sessionName: str
+
+
 class CloseSessionResponse(Body):
     status: str
 
@@ -64,8 +73,17 @@ class ConfigureSessionRequest(Body):
     executionTimeout: Optional[int] = Field(None, ge=0, description="Milliseconds; 0 or absent: no limit.")
 
 
+class CandidateDetail(Body):
+    value: str
+    kind: str
+    detail: str = ""
+
+
 class CompleteStatementResponse(Body):
     candidates: list[str]
+    candidateDetails: Optional[list[CandidateDetail]] = Field(
+        None, description="With details=true: each candidate's kind (table, column, function, …) and detail "
+                          "(column type, function signature).")
 
 
 # -- statements and operations --------------------------------------------------------------------
@@ -130,6 +148,18 @@ class DatabasesResponse(Body):
 
 class TablesResponse(Body):
     tables: list[dict[str, Any]]
+
+
+class TableDdlResponse(Body):
+    ddl: str
+
+
+class SampleDatabaseRequest(Body):
+    database: Optional[str] = Field(None, description="Default: workbench_sample.")
+
+
+class SampleDatabaseResponse(Body):
+    tables: list[str]
 
 
 class FunctionsResponse(Body):

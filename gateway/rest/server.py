@@ -12,8 +12,7 @@ from typing import Optional
 
 import uvicorn
 
-from gateway.errors import ConfigurationError
-from gateway.core.service import GatewayService
+from gateway import ConfigurationError, GatewayContract
 from gateway.rest.app import create_app
 
 log = logging.getLogger(__name__)
@@ -37,13 +36,13 @@ def check_bind(host: str, token: Optional[str]) -> None:
             f"random secret, or bind 127.0.0.1")
 
 
-def _uvicorn_config(service: GatewayService, host: str, port: int, token: Optional[str]) -> uvicorn.Config:
+def _uvicorn_config(service: GatewayContract, host: str, port: int, token: Optional[str]) -> uvicorn.Config:
     check_bind(host, token)
     return uvicorn.Config(create_app(service, token), host=host, port=port, log_level="warning",
                           access_log=False, lifespan="off", timeout_keep_alive=30)
 
 
-def serve(service: GatewayService, host: str = "127.0.0.1", port: int = 8083, token: Optional[str] = None) -> None:
+def serve(service: GatewayContract, host: str = "127.0.0.1", port: int = 8083, token: Optional[str] = None) -> None:
     """Serve in this thread until interrupted (Ctrl-C)."""
     uvicorn.Server(_uvicorn_config(service, host, port, token)).run()
 
@@ -72,7 +71,7 @@ class BackgroundServer:
         self._thread.join(timeout_s)
 
 
-def serve_in_background(service: GatewayService, host: str = "127.0.0.1", port: int = 8083,
+def serve_in_background(service: GatewayContract, host: str = "127.0.0.1", port: int = 8083,
                         token: Optional[str] = None) -> BackgroundServer:
     """Start serving in a thread and return once the port accepts connections (port 0: a free one)."""
     server = uvicorn.Server(_uvicorn_config(service, host, port, token))
@@ -88,11 +87,11 @@ def serve_in_background(service: GatewayService, host: str = "127.0.0.1", port: 
     return BackgroundServer(server, thread)
 
 
-def start_from_config(service: GatewayService) -> Optional[BackgroundServer]:
+def start_from_config(service: GatewayContract) -> Optional[BackgroundServer]:
     """What app.py calls: serve beside the UI when rest.enabled, else nothing."""
-    config = service.config
-    if not config["rest.enabled"]:
+    setting = service.get_setting
+    if not setting("rest.enabled"):
         return None
-    handle = serve_in_background(service, config["rest.host"], config["rest.port"], config["rest.token"] or None)
+    handle = serve_in_background(service, setting("rest.host"), setting("rest.port"), setting("rest.token") or None)
     log.info("REST API on %s", handle.url)
     return handle

@@ -23,7 +23,7 @@ from sqlglot.tokens import TokenType
 
 from gateway.core.catalog import quote, quote_name
 from gateway.errors import InvalidRequestError
-from gateway.core.statements import StatementKind
+from gateway.models import Candidate  # noqa: F401  (value types of the contract)
 
 KEYWORDS = sorted({
     "SELECT", "FROM", "WHERE", "GROUP BY", "ORDER BY", "HAVING", "LIMIT", "OFFSET", "JOIN", "LEFT JOIN",
@@ -46,30 +46,9 @@ _DOTTED = re.compile(rf"({_IDENT}(?:\.{_IDENT})*)\.([A-Za-z0-9_]*)$")
 _FUNCTION_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _SPARK = Dialect.get_or_raise("spark")
 
-# Statements after which a session's completion cache no longer matches its catalog.
-_READ_ONLY = {StatementKind.QUERY, StatementKind.SHOW, StatementKind.DESCRIBE, StatementKind.EXPLAIN,
-              StatementKind.SET, StatementKind.RESET, StatementKind.SHOW_MODULES, StatementKind.SHOW_JARS,
-              StatementKind.EXPLAIN_PLAN}
 # Candidate kinds in the order they are offered when several match equally well.
 _KIND_ORDER = {"column": 0, "temporary view": 1, "table": 1, "view": 1, "database": 2, "catalog": 3,
                "function": 4, "keyword": 5}
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """One completion: the text to insert, what it is, and a detail (type, signature)."""
-
-    value: str
-    kind: str
-    detail: str = ""
-
-    def to_json(self) -> dict:
-        return {"value": self.value, "kind": self.kind, "detail": self.detail}
-
-
-def changes_schema(kinds) -> bool:
-    """True when a script with these statement kinds may change what completion offers."""
-    return any(kind not in _READ_ONLY for kind in kinds)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -388,11 +367,3 @@ class Completer:
         if not isinstance(statement, str):
             raise InvalidRequestError(f"the statement must be text, got {type(statement).__name__}")
         return candidates(self.cache(session), statement, position)
-
-
-def install_completion(service) -> Completer:
-    """Give the service its completer; caches go with their sessions."""
-    completer = Completer()
-    service.completer = completer
-    service.session_closers.append(completer.forget)
-    return completer

@@ -29,7 +29,9 @@ from gateway.core.statements import Statement, StatementKind
 
 _SPARK = Dialect.get_or_raise("spark")
 _JVM_SUFFIXES = (".jar",)
-_SKIP_GUARD = {StatementKind.ADD_JAR, StatementKind.REMOVE_JAR, StatementKind.SHOW_JARS,
+JARS = "jars"  # the feature's name: its per-session state is session.extensions["jars"]
+REMOVE_JAR, SHOW_JARS = "REMOVE_JAR", "SHOW_JARS"
+_SKIP_GUARD = {StatementKind.ADD_JAR, REMOVE_JAR, SHOW_JARS,
                StatementKind.CREATE_FUNCTION, StatementKind.SET, StatementKind.RESET, StatementKind.USE}
 
 
@@ -72,19 +74,20 @@ class ResourceFeature:
         with self._lock:
             return list(self._on_jvm.values())
 
-    # session lifecycle and statements (registered by install_resources)
+    # session lifecycle and statements (JarsFeature hooks)
 
     def open(self, session) -> None:
-        session.resources = ResourceManager(session, self)
+        session.extensions[JARS] = ResourceManager(session, self)
 
     def close(self, session) -> None:
-        session.resources = None
+        session.extensions.pop(JARS, None)
 
     def check_statement(self, session, statement: Statement) -> None:
         if self.jvm_jars():
             use_jar_class_loader(session.spark)
-        if session.resources is not None and statement.kind not in _SKIP_GUARD:
-            session.resources.check_statement(statement.text)
+        manager = session.extensions.get(JARS)
+        if manager is not None and statement.kind not in _SKIP_GUARD:
+            manager.check_statement(statement.text)
 
     def add_jar(self, session, statement: Statement):
         for uri in _jar_arguments(statement.text, "ADD"):
@@ -106,19 +109,6 @@ class ResourceFeature:
         if parsed is None:
             return session.spark.sql(statement.text)
         return _manager(session).create_function(parsed)
-
-
-def install_resources(service) -> ResourceFeature:
-    """Hang a ResourceManager on every session and let the gateway handle the FLIP-214 statements."""
-    feature = ResourceFeature(service.config, service.root)
-    service.session_openers.append(feature.open)
-    service.session_closers.append(feature.close)
-    service.runner.register(StatementKind.ADD_JAR, feature.add_jar)
-    service.runner.register(StatementKind.REMOVE_JAR, feature.remove_jar)
-    service.runner.register(StatementKind.SHOW_JARS, feature.show_jars)
-    service.runner.register(StatementKind.CREATE_FUNCTION, feature.create_function)
-    service.runner.guards.append(feature.check_statement)
-    return feature
 
 
 def use_jar_class_loader(spark) -> None:
@@ -151,9 +141,10 @@ def metastore_function_resources(spark, database: Optional[str], name: str) -> l
 
 
 def _manager(session) -> "ResourceManager":
-    if session.resources is None:
-        raise ResourceError("this session has no resource manager; open a new session")
-    return session.resources
+    manager = session.extensions.get(JARS)
+    if manager is None:
+        raise ResourceError("this session has no jar bookkeeping (it is closing); open a new session")
+    return manager
 
 
 def _jar_arguments(text: str, verb: str) -> list[str]:

@@ -24,6 +24,7 @@ from pathlib import Path, PurePosixPath
 from typing import Optional
 
 from gateway.errors import InvalidRequestError, ResourceError
+from gateway.models import UdfClass  # noqa: F401  (value types of the contract)
 
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,199}$")
 _ZIP_SUFFIXES = (".jar", ".zip", ".whl")
@@ -46,21 +47,6 @@ class StoredJar:
     @property
     def name(self) -> str:
         return self.path.name
-
-
-@dataclass(frozen=True)
-class UdfClass:
-    """A class inside a jar that CREATE FUNCTION can use."""
-
-    class_name: str
-    kind: str         # Hive UDF, GenericUDF, UDAF, GenericUDAF resolver, GenericUDTF, Spark UDAF
-
-    @property
-    def suggested_name(self) -> str:
-        """A function name from the simple class name: ``com.x.ShoutUDF`` -> ``shout``."""
-        simple = self.class_name.rsplit(".", 1)[-1]
-        simple = re.sub(r"(?i)(generic)?(udf|udaf|udtf|function)$", "", simple) or simple
-        return re.sub(r"(?<!^)(?=[A-Z][a-z])", "_", simple).lower()
 
 
 # -- names and zip validation -------------------------------------------------------------------

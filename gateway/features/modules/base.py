@@ -11,15 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from gateway.errors import InvalidRequestError, ObjectNotFoundError
-
-
-@dataclass(frozen=True)
-class FunctionOrigin:
-    """Where a function name comes from in a session: the winning module, its version and the code."""
-
-    module: str
-    version: str
-    implementation: str  # "builtin", "python:pkg.mod.fn", "jar:com.x.Cls@sha256:…", "sql:sha256:…"
+from gateway.models import FunctionOrigin, PropertySpec, ModuleInfo, ModuleTypeInfo  # noqa: F401  (value types of the contract)
 
 
 @dataclass
@@ -42,38 +34,6 @@ class FunctionDefinition:
     @property
     def origin(self) -> FunctionOrigin:
         return FunctionOrigin(self.module, self.version, self.implementation)
-
-
-@dataclass(frozen=True)
-class PropertySpec:
-    """A documented property of a module type (shown in the page's load form)."""
-
-    name: str
-    help: str
-    required: bool = False
-    default: Optional[str] = None
-
-
-@dataclass
-class ModuleInfo:
-    """A loaded module as the service lists it."""
-
-    name: str
-    type: str
-    version: str
-    used: bool
-    position: Optional[int]          # 0-based place in the resolution order; None when unused
-    properties: dict[str, str]
-    functions: list[str]
-
-
-@dataclass
-class ModuleTypeInfo:
-    """A module type that LOAD MODULE can use, with its documented properties."""
-
-    type: str
-    description: str
-    properties: list[PropertySpec]
 
 
 def sha256_text(text: str) -> str:

@@ -12,6 +12,9 @@ import pandas as pd
 from gateway.features.modules.python_module import module_function
 
 __version__ = "1.0.0"
+# What compiled plans record as these functions' implementation: the module's first home, kept when the code
+# moved to gateway/features/modules/, so that plans compiled before still run.
+__implementation__ = "gateway.modules.geo"
 
 EARTH_RADIUS_KM = 6371.0088
 _BASE32 = "0123456789bcdefghjkmnpqrstuvwxyz"

@@ -59,9 +59,15 @@ class PythonModule(Module):
         params = ", ".join(inspect.signature(fn).parameters)
         return FunctionDefinition(
             name=name, module=self.name, module_type=self.type, version=self.version, kind="python",
-            implementation=f"python:{self.python_module.__name__}.{fn.__name__}",
+            implementation=f"python:{_implementation_name(self.python_module)}.{fn.__name__}",
             description=spec["description"], signature=f"{name}({params}) -> {spec['returns']}",
             register=lambda spark: _register(spark, name, fn, spec, self.python_module))
+
+
+def _implementation_name(python_module) -> str:
+    """The name compiled plans record for a Python module's functions: ``__implementation__`` when the
+    module sets one (so a plan survives moving the code), else the module's import name."""
+    return getattr(python_module, "__implementation__", python_module.__name__)
 
 
 def _register(spark, name: str, fn: Callable, spec: dict, python_module) -> None:

@@ -150,12 +150,11 @@ def _rows_frame(spark, full: bool, infos):
     return spark.sql(f"SELECT * FROM VALUES {values} AS modules({', '.join(columns)})")
 
 
-def handle(session, statement) -> Optional[object]:
-    """Run one module statement on the session's ModuleManager (a StatementRunner handler)."""
+def handle(manager, statement) -> Optional[object]:
+    """Run one module statement on a session's ModuleManager."""
     parsed = parse(statement.text)
-    manager = session.modules
     if parsed.verb == "SHOW":
-        return _rows_frame(session.spark, parsed.full, manager.list_modules(parsed.full))
+        return _rows_frame(manager.spark, parsed.full, manager.list_modules(parsed.full))
     if parsed.verb == "LOAD":
         manager.load(parsed.names[0], parsed.properties)
     elif parsed.verb == "UNLOAD":

@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import Optional, Union
 
 from gateway.errors import ConfigurationError, InvalidStatementError
-from gateway.core.statements import Statement, StatementKind, classify
+from gateway.core.statements import Statement, classify
 from gateway.features.plans.checks import Difference, PlanMismatchError, check_plan
 from gateway.features.plans.compiler import compile_plan, plan_text, planning_context
 from gateway.features.plans.diff import diff_plans
@@ -26,9 +26,11 @@ class PlanExistsError(InvalidStatementError):
 
 
 class PlanFeature:
-    def __init__(self, service) -> None:
-        self.service = service
-        config = service.config
+    """Plan files, compile/check/run, and the plan statements' handlers."""
+
+    def __init__(self, host) -> None:
+        self.host = host
+        config = host.config
         self.plans_dir = Path(str(config["plans.dir"])).expanduser() if config["plans.dir"] \
             else config.data_dir / "plans"
         self.allow_absolute = bool(config["plans.allow_absolute_paths"])
@@ -93,7 +95,7 @@ class PlanFeature:
         recorded = plan["statement"]
         with planning_context(session.spark, recorded.get("current_catalog"), recorded.get("current_database"),
                               plan["config"]):
-            df = self.service.runner.dataframe(session, inner)
+            df = self.host.dataframe(session, inner)
             if df is not None:
                 force_optimized(df)  # optimize under the plan's settings, before they are put back
         return df
@@ -172,13 +174,3 @@ def explain_rows(plan: dict, differences: list[Difference]) -> list[tuple[str, s
     else:
         rows.append(("check", "ok", "no differences: EXECUTE PLAN would run it"))
     return rows
-
-
-def install_plans(service) -> PlanFeature:
-    """Register COMPILE PLAN, EXECUTE PLAN and EXPLAIN PLAN; the service's plan calls use the result."""
-    feature = PlanFeature(service)
-    service.runner.register(StatementKind.COMPILE_PLAN, feature.handle_compile)
-    service.runner.register(StatementKind.EXECUTE_PLAN, feature.handle_execute)
-    service.runner.register(StatementKind.EXPLAIN_PLAN, feature.handle_explain)
-    service.plans = feature
-    return feature

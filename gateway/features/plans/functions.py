@@ -1,6 +1,6 @@
 """Which functions a plan uses, and the version of each (FLIP-190's pinned function versions).
 
-Versions come from the session's modules (issue 5: ``session.modules.function_origin``) when
+Versions come from the session's modules (issue 5: the modules feature's ``function_origin``) when
 they are there; otherwise from Spark itself: built-ins are module ``core`` at Spark's version,
 temporary SQL functions are versioned by a hash of their definition, and other functions by
 their class name.
@@ -88,11 +88,11 @@ def builtin_names(spark) -> set[str]:
 def function_versions(session, names: Iterable[str]) -> dict[str, Optional[dict]]:
     """``name → {"module", "version", "implementation"}``, or None for a function that is not there.
 
-    Asks ``session.modules.function_origin`` first (modules pin versions); names no module
+    Asks the modules feature's ``function_origin`` first (modules pin versions); names no module
     provides fall back to what Spark knows about them.
     """
     spark = session.spark
-    modules = getattr(session, "modules", None)
+    modules = session.extensions.get("modules")  # the modules feature's ModuleManager, when installed
     versions: dict[str, Optional[dict]] = {}
     builtins: Optional[set[str]] = None
     user: Optional[set[str]] = None

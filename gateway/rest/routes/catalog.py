@@ -6,10 +6,11 @@ from typing import Optional
 
 from fastapi import APIRouter, Query, Request
 
-from gateway.errors import SqlExecutionError
+from gateway import SqlExecutionError
 from gateway.rest.deps import service_of
 from gateway.rest.encoding import to_json
-from gateway.rest.schemas import CatalogsResponse, DatabasesResponse, FunctionsResponse, TablesResponse
+from gateway.rest.schemas import (CatalogsResponse, DatabasesResponse, FunctionsResponse, SampleDatabaseRequest,
+                                  SampleDatabaseResponse, TableDdlResponse, TablesResponse)
 
 router = APIRouter(tags=["catalog"])
 SESSION = "/sessions/{session_handle}"
@@ -43,6 +44,21 @@ def get_table(request: Request, session_handle: str, table: str):
     """``table`` may be qualified: ``db.t`` or ``catalog.db.t`` (back-quote parts holding dots)."""
     with _missing_is_404():
         return to_json(service_of(request).get_table(session_handle, table))
+
+
+@router.get(SESSION + "/tables/{table}/ddl", response_model=TableDdlResponse)
+def get_table_ddl(request: Request, session_handle: str, table: str):
+    """SHOW CREATE TABLE of a table or view."""
+    with _missing_is_404():
+        return {"ddl": service_of(request).get_table_ddl(session_handle, table)}
+
+
+@router.post(SESSION + "/sample-database", response_model=SampleDatabaseResponse)
+def create_sample_database(request: Request, session_handle: str, body: Optional[SampleDatabaseRequest] = None):
+    """A small database of related tables to try the workbench on; the session then USEs it."""
+    service = service_of(request)
+    args = (body.database,) if body is not None and body.database else ()
+    return {"tables": service.create_sample_database(session_handle, *args)}
 
 
 @router.get(SESSION + "/functions", response_model=FunctionsResponse)

@@ -3,11 +3,15 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
+from gateway import InvalidRequestError
+
 from gateway import __version__
 from gateway.rest.deps import service_of
-from gateway.rest.schemas import ApiVersionsResponse, InfoResponse
+from gateway.rest.encoding import JSONBytes, to_json
+from gateway.rest.schemas import ApiVersionsResponse, InfoResponse, SettingResponse
 
 router = APIRouter(tags=["utilities"])
+v2_router = APIRouter(tags=["utilities"])
 API_VERSIONS = ["V1", "V2"]
 
 
@@ -21,3 +25,20 @@ def get_info(request: Request):
 @router.get("/api_versions", response_model=ApiVersionsResponse)
 def get_api_versions():
     return {"versions": API_VERSIONS}
+
+
+@v2_router.get("/info/details", response_model=dict)
+def get_gateway_info(request: Request):
+    """Beyond Flink: every fact /info summarises (Spark master, metastore, data directory, features)."""
+    return JSONBytes(to_json(service_of(request).get_gateway_info()))
+
+
+@v2_router.get("/settings/{key}", response_model=SettingResponse)
+def get_setting(request: Request, key: str):
+    """Beyond Flink: one workbench setting; secrets (the REST token) are never answered."""
+    if key in SECRET_SETTINGS:
+        raise InvalidRequestError(f"the setting {key} is a secret and is not answered over HTTP")
+    return {"key": key, "value": service_of(request).get_setting(key)}
+
+
+SECRET_SETTINGS = frozenset({"rest.token"})

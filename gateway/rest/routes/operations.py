@@ -5,8 +5,8 @@ from typing import Optional
 
 from fastapi import APIRouter, Query, Request
 
-from gateway.errors import SqlExecutionError
-from gateway.models import ResultType
+from gateway import SqlExecutionError
+from gateway import ResultType
 from gateway.rest.deps import service_of
 from gateway.rest.encoding import JSONBytes, to_json
 from gateway.rest.paging import next_result_uri, page_json
@@ -51,6 +51,28 @@ def fetch_results(request: Request, session_handle: str, operation_handle: str, 
     version = request.url.path.split("/")[1]
     uri = next_result_uri(version, session_handle, operation_handle, page, rowFormat, maxRows)
     return JSONBytes(page_json(page, rowFormat, uri))
+
+
+@v2_router.get("/sessions/{session_handle}/operations", response_model=dict)
+def list_operations(request: Request, session_handle: str):
+    """Beyond Flink: the session's operations that are not closed, oldest first."""
+    found = service_of(request).list_operations(session_handle)
+    return JSONBytes({"operations": [{"operationHandle": str(handle), **to_json(info)} for handle, info in found]})
+
+
+@v2_router.get(OPERATION + "/progress", response_model=dict)
+def get_operation_progress(request: Request, session_handle: str, operation_handle: str):
+    """Beyond Flink: Spark jobs and stages of the operation, and the fraction of tasks done."""
+    progress = service_of(request).get_operation_progress(session_handle, operation_handle)
+    return JSONBytes({**to_json(progress), "fraction": progress.fraction})
+
+
+@v2_router.get(OPERATION + "/result-schema", response_model=dict)
+def get_operation_result_schema(request: Request, session_handle: str, operation_handle: str,
+                                timeout: float = Query(30.0, ge=0, le=600, description="Seconds to wait for it.")):
+    """Beyond Flink: the result's columns with their type JSON, as soon as Spark knows them."""
+    columns = service_of(request).get_operation_result_schema(session_handle, operation_handle, timeout)
+    return JSONBytes({"columns": to_json(columns)})
 
 
 @v2_router.get(OPERATION, response_model=dict)

@@ -6,9 +6,10 @@ from typing import Optional
 from fastapi import APIRouter, Request
 
 from gateway.rest.deps import service_of
-from gateway.rest.schemas import CloseSessionResponse, Empty, OpenSessionRequest, OpenSessionResponse, SessionConfigResponse
+from gateway.rest.schemas import CloseSessionResponse, Empty, OpenSessionRequest, OpenSessionResponse, SessionConfigResponse, SessionNameResponse
 
 router = APIRouter(tags=["sessions"])
+v2_router = APIRouter(tags=["sessions"])
 
 
 @router.post("/sessions", response_model=OpenSessionResponse)
@@ -33,3 +34,9 @@ def close_session(request: Request, session_handle: str):
 def heartbeat(request: Request, session_handle: str):
     service_of(request).heartbeat(session_handle)
     return {}
+
+
+@v2_router.get("/sessions/{session_handle}/name", response_model=SessionNameResponse)
+def session_name(request: Request, session_handle: str):
+    """Beyond Flink: the name the session was opened with."""
+    return {"sessionName": service_of(request).session_name(session_handle)}

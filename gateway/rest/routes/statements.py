@@ -1,15 +1,10 @@
-"""Statements: run one (or a script) asynchronously; configure a session; complete a statement."""
+"""Statements: run one (or a script) asynchronously; configure a session."""
 from __future__ import annotations
 
-import json
-from typing import Optional
+from fastapi import APIRouter, Request
 
-from fastapi import APIRouter, Query, Request
-from starlette.concurrency import run_in_threadpool
-
-from gateway.errors import InvalidRequestError
 from gateway.rest.deps import service_of
-from gateway.rest.schemas import CompleteStatementResponse, ConfigureSessionRequest, Empty, ExecuteStatementRequest, \
+from gateway.rest.schemas import ConfigureSessionRequest, Empty, ExecuteStatementRequest, \
     ExecuteStatementResponse
 
 router = APIRouter(tags=["statements"])
@@ -27,25 +22,3 @@ def execute_statement(request: Request, session_handle: str, body: ExecuteStatem
 def configure_session(request: Request, session_handle: str, body: ConfigureSessionRequest):
     service_of(request).configure_session(session_handle, body.statement, body.executionTimeout)
     return {}
-
-
-@v2_router.get("/sessions/{session_handle}/complete-statement", response_model=CompleteStatementResponse)
-async def complete_statement(request: Request, session_handle: str,
-                             statement: Optional[str] = Query(None, description="The text typed so far."),
-                             position: Optional[int] = Query(None, ge=0, description="Cursor offset in it.")):
-    """Flink sends ``{"statement", "position"}`` as a body of this GET; query parameters work too."""
-    if statement is None or position is None:
-        raw = await request.body()
-        try:
-            data = json.loads(raw) if raw else {}
-        except ValueError:
-            data = None
-        if not isinstance(data, dict):
-            raise InvalidRequestError("the request body of complete-statement must be a JSON object")
-        statement = data.get("statement", statement)
-        position = data.get("position", position)
-    if not isinstance(statement, str) or isinstance(position, bool) or not isinstance(position, int) or position < 0:
-        raise InvalidRequestError("complete-statement needs statement (text) and position (a whole number >= 0), "
-                                  "as query parameters or as a JSON body")
-    candidates = await run_in_threadpool(service_of(request).complete_statement, session_handle, statement, position)
-    return {"candidates": candidates}

@@ -5,14 +5,17 @@ plain file name. Changes answer the session's new list.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from fastapi import APIRouter, Query, Request
+from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
-from gateway.errors import InvalidRequestError
-from gateway.rest.deps import feature_call, service_of
+from gateway import InvalidRequestError
+from gateway.rest.deps import service_of
 from gateway.rest.encoding import to_json
 from gateway.rest.limits import jar_file_name, local_path_inside
-from gateway.rest.schemas import AddJarRequest, JarsResponse, UdfClassesResponse, UploadJarResponse
+from gateway.rest.schemas import AddJarRequest, Body, JarsResponse, UdfClassesResponse, UploadJarResponse
 
 router = APIRouter(tags=["jars"])
 JARS = "/sessions/{session_handle}/jars"
@@ -21,8 +24,12 @@ _UPLOAD_BODY = {"requestBody": {"required": True, "content": {
     "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}}
 
 
+def _data_dir(service) -> Path:
+    return Path(service.get_gateway_info()["data_dir"])
+
+
 def _jars(service, session_handle: str) -> list:
-    return to_json(feature_call(service, "list_jars", session_handle))
+    return to_json(service.list_jars(session_handle))
 
 
 @router.get(JARS, response_model=JarsResponse)
@@ -33,8 +40,8 @@ def list_jars(request: Request, session_handle: str):
 @router.post(JARS, response_model=JarsResponse)
 def add_jar(request: Request, session_handle: str, body: AddJarRequest):
     service = service_of(request)
-    path = local_path_inside(service.config.data_dir, body.uri)
-    feature_call(service, "add_jar", session_handle, path)
+    path = local_path_inside(_data_dir(service), body.uri)
+    service.add_jar(session_handle, path)
     return {"jars": _jars(service, session_handle)}
 
 
@@ -42,7 +49,7 @@ def add_jar(request: Request, session_handle: str, body: AddJarRequest):
 def remove_jar(request: Request, session_handle: str,
                uri: str = Query(..., description="The jar as the session's list shows it.")):
     service = service_of(request)
-    feature_call(service, "remove_jar", session_handle, uri)
+    service.remove_jar(session_handle, uri)
     return {"jars": _jars(service, session_handle)}
 
 
@@ -53,7 +60,7 @@ async def upload_jar(request: Request, session_handle: str,
     name = jar_file_name(filename)
     data = await request.body()
     service = service_of(request)
-    jar = await run_in_threadpool(feature_call, service, "upload_jar", session_handle, name, data)
+    jar = await run_in_threadpool(service.upload_jar, session_handle, name, data)
     jars = await run_in_threadpool(_jars, service, session_handle)
     return {"jar": to_json(jar), "jars": jars}
 
@@ -63,11 +70,11 @@ def list_udf_classes(request: Request, session_handle: str,
                      jar: str = Query(..., description="A jar of the session's list, or a path in the data directory.")):
     service = service_of(request)
     try:
-        jar = local_path_inside(service.config.data_dir, jar)
+        jar = local_path_inside(_data_dir(service), jar)
     except InvalidRequestError:  # a jar of the session's own list (added by SQL) may live elsewhere
         if not hasattr(service, "list_jars") or jar not in _strings(_jars(service, session_handle)):
             raise
-    return {"classes": to_json(feature_call(service, "list_udf_classes", session_handle, jar))}
+    return {"classes": to_json(service.list_udf_classes(session_handle, jar))}
 
 
 def _strings(value) -> set:
@@ -79,3 +86,19 @@ def _strings(value) -> set:
     if isinstance(value, list):
         return set().union(*(_strings(v) for v in value)) if value else set()
     return set()
+
+
+class CreateFunctionRequest(Body):
+    name: str = Field(..., description="The function name, optionally db.name for a persistent one.")
+    className: str = Field(..., description="A class of the jar (see …/jars/classes).")
+    jar: str = Field(..., description="The jar as the session's list shows it.")
+    temporary: bool = True
+    language: str = Field("JAVA", description="JAVA (a Hive UDF class) or PYTHON (a .py/.zip/.whl resource).")
+
+
+@router.post("/sessions/{session_handle}/functions", response_model=JarsResponse)
+def create_function(request: Request, session_handle: str, body: CreateFunctionRequest):
+    """CREATE [TEMPORARY] FUNCTION name AS class USING JAR jar; answers the session's jars with their functions."""
+    service = service_of(request)
+    service.create_function(session_handle, body.name, body.className, body.jar, body.temporary, body.language)
+    return {"jars": _jars(service, session_handle)}

@@ -1,0 +1,43 @@
+"""A feature from outside the gateway: the statement ``ECHO 'text'``, a setting, per-session state,
+a contract call of its own and a REST route — through the same entry point group as the built-ins."""
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+
+from gateway.config import Setting
+from gateway.features import Feature, StatementSpec
+
+ECHO = "WB_ECHO"
+
+
+class EchoFeature(Feature):
+    name = "wb_echo"
+    description = "ECHO 'text' answers the text (with a prefix), and counts the echoes of each session."
+    settings = (Setting("wb_echo.prefix", "", "Put before every echoed text."),)
+    statements = (StatementSpec(ECHO, (("ECHO",),), returns_rows=True, read_only=True),)
+
+    def handlers(self):
+        return {ECHO: self.echo}
+
+    def open_session(self, session) -> None:
+        session.extensions[self.name] = {"echoes": 0}
+
+    def echo(self, session, statement):
+        text = statement.text.strip().rstrip(";")[len("ECHO"):].strip().strip("'")
+        self.state(session)["echoes"] += 1
+        return session.spark.createDataFrame([(self.host.config["wb_echo.prefix"] + text,)], "echo STRING")
+
+    def calls(self):
+        return {"echo_count": self.echo_count}
+
+    def echo_count(self, session) -> int:
+        return self.state(self.host.session(session))["echoes"]
+
+    def rest_routers(self):
+        router = APIRouter(tags=["wb-test-plugin"])
+
+        @router.get("/sessions/{session_handle}/echo-count")
+        def echo_count(request: Request, session_handle: str):
+            return {"echoes": request.app.state.service.echo_count(session_handle)}
+
+        return [router]
