@@ -38,10 +38,30 @@ def test_remote_metastore_and_cluster_master(tmp_path):
     assert "spark.driver.bindAddress" not in conf  # executors elsewhere must reach the driver
 
 
-def test_every_setting_is_documented_in_the_readme():
-    readme = (ROOT / "README.md").read_text()
+def _documented_settings() -> dict[str, list[str]]:
+    """The rows of docs/configuration.md's settings table: setting -> [environment, default, meaning]."""
+    rows: dict[str, list[str]] = {}
+    for line in (ROOT / "docs" / "configuration.md").read_text().splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if line.startswith("| `") and len(cells) == 4:
+            key = cells[0].strip("`")
+            assert key not in rows, f"{key} is documented twice"
+            rows[key] = cells[1:]
+    return rows
+
+
+def test_every_setting_is_documented_with_its_variable_and_default():
+    rows = _documented_settings()
     for setting in SETTINGS:
-        assert setting.key in readme and setting.env in readme, setting.key
+        assert setting.key in rows, f"{setting.key} is missing from docs/configuration.md"
+        env, default, meaning = rows[setting.key]
+        assert env == f"`{setting.env}`", setting.key
+        assert default == f"`{setting.default!r}`", setting.key
+        assert meaning, setting.key
+
+
+def test_the_settings_table_documents_no_setting_that_does_not_exist():
+    assert set(_documented_settings()) == {setting.key for setting in SETTINGS}
 
 
 # -- negative cases ---------------------------------------------------------------------------
