@@ -3,7 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from gateway.config import all_settings, load_config
+from gateway.config import SETTINGS, load_config
+from gateway.features import feature_classes
 from gateway.errors import ConfigurationError
 from gateway.spark.root import spark_conf
 
@@ -38,10 +39,36 @@ def test_remote_metastore_and_cluster_master(tmp_path):
     assert "spark.driver.bindAddress" not in conf  # executors elsewhere must reach the driver
 
 
-def test_every_setting_is_documented_in_the_readme():
-    readme = (ROOT / "README.md").read_text()
-    for setting in all_settings():
-        assert setting.key in readme and setting.env in readme, setting.key
+def _workbench_settings():
+    """Core's settings and the built-in features' (an outside plugin documents its own)."""
+    return SETTINGS + tuple(s for cls in feature_classes() if cls.__module__.startswith("gateway.")
+                            for s in cls.settings)
+
+
+def _documented_settings() -> dict[str, list[str]]:
+    """The rows of docs/configuration.md's settings table: setting -> [environment, default, meaning]."""
+    rows: dict[str, list[str]] = {}
+    for line in (ROOT / "docs" / "configuration.md").read_text().splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if line.startswith("| `") and len(cells) == 4:
+            key = cells[0].strip("`")
+            assert key not in rows, f"{key} is documented twice"
+            rows[key] = cells[1:]
+    return rows
+
+
+def test_every_setting_is_documented_with_its_variable_and_default():
+    rows = _documented_settings()
+    for setting in _workbench_settings():
+        assert setting.key in rows, f"{setting.key} is missing from docs/configuration.md"
+        env, default, meaning = rows[setting.key]
+        assert env == f"`{setting.env}`", setting.key
+        assert default == f"`{setting.default!r}`", setting.key
+        assert meaning, setting.key
+
+
+def test_the_settings_table_documents_no_setting_that_does_not_exist():
+    assert set(_documented_settings()) == {setting.key for setting in _workbench_settings()}
 
 
 # -- negative cases ---------------------------------------------------------------------------
