@@ -1,7 +1,4 @@
-"""Beyond Flink: catalog, module and jar endpoints under /v2/sessions/{session}/…
-
-The module and jar tests run once GatewayService has those calls (issues 5 and 6).
-"""
+"""Beyond Flink: catalog, module and jar endpoints under /v2/sessions/{session}/…"""
 from __future__ import annotations
 
 import json
@@ -10,14 +7,10 @@ from urllib.parse import quote
 
 import pytest
 
-from gateway import GatewayService
 from jarbuild import build_jar, hive_udf_source, javac_available
 from rest_support import http, rest_session, server  # noqa: F401 - fixtures
 
-needs_modules = pytest.mark.skipif(not hasattr(GatewayService, "list_modules"),
-                                   reason="GatewayService has no module calls yet (issue 5, merged separately)")
-needs_jars = pytest.mark.skipif(not hasattr(GatewayService, "list_jars") or not javac_available(),
-                                reason="GatewayService has no jar calls yet (issue 6, merged separately), or no javac")
+needs_jars = pytest.mark.skipif(not javac_available(), reason="javac is needed to build the UDF jars")
 
 
 @pytest.fixture
@@ -80,7 +73,6 @@ def _names(items) -> list[str]:
     return [str(i if isinstance(i, str) else i.get("name")).lower() for i in items]
 
 
-@needs_modules
 def test_modules_list_load_use_unload(http, rest_session):
     base = f"/v2/sessions/{rest_session}/modules"
     assert "core" in _names(http("GET", base).body["modules"])
@@ -97,7 +89,6 @@ def test_modules_list_load_use_unload(http, rest_session):
     assert unloaded.status == 200 and "geo" not in _names(unloaded.body["modules"])
 
 
-@needs_modules
 def test_module_errors_are_client_errors(http, rest_session):
     base = f"/v2/sessions/{rest_session}/modules"
     for answer in (http("POST", base, {"name": "no_such_module_type_xyz"}),

@@ -113,7 +113,7 @@ def _describe(origin: dict) -> str:
 
 
 def _still_offered(session, name: str, before: dict) -> str:
-    modules = getattr(session, "modules", None)
+    modules = session.extensions.get("modules")  # the modules feature's ModuleManager, when installed
     if modules is None or not hasattr(modules, "get_function_definition"):
         return ""
     try:
