@@ -1,6 +1,7 @@
 """Atomic CREATE TABLE AS SELECT, REPLACE TABLE AS SELECT and INSERT OVERWRITE (FLIP-305)."""
 from __future__ import annotations
 
+from gateway.core import catalog
 from gateway.features.atomic.journal import Journal
 from gateway.features.atomic.parse import WriteAction, WriteRequest, parse_write
 from gateway.features.atomic.protocol import TwoPhaseCatalogTable
@@ -12,6 +13,8 @@ __all__ = ["AtomicWriter", "Journal", "TwoPhaseCatalogTable", "WriteAction", "Wr
            "install_atomic_writes", "is_staging_name", "parse_write", "recover"]
 
 JOURNAL_DIR = "atomic"
+
+catalog.hidden_table_filters.append(is_staging_name)  # a running write's tables are not the user's
 
 
 def install_atomic_writes(service) -> None:
