@@ -13,7 +13,7 @@ from conftest import run_all
 from gateway.features.plans import function_versions
 from gateway.features.plans import plan_dot, plan_text, stable_plan
 from gateway.features.plans.functions import preferred_name
-from gateway.features.plans.spark_adapter import builtin_function_names
+from gateway.core.functions import builtin_functions
 from gateway.features.plans.tree import parse_text_tree, stable_text
 from plan_goldens import compare_or_update, golden_names, setup_statements
 
@@ -82,7 +82,7 @@ def test_golden_set_covers_joins_aggregates_windows_writes(golden):
 def test_every_function_of_the_golden_queries_has_a_version(gateway, golden):
     handle, plans = golden
     spark = gateway.sessions.get(handle).spark
-    by_class = builtin_function_names(spark)
+    by_class = builtin_functions().classes(spark)
     aliases = {name: set(names) for names in by_class.values() for name in names}
     for name, plan in plans.items():
         recorded = {f["name"]: f for f in plan["functions"]}

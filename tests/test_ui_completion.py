@@ -5,7 +5,7 @@ import pytest
 
 from conftest import wait_for
 from gateway import InvalidRequestError, OperationStatus
-from gateway.features.completion.completer import BUILTINS, signature_of
+from gateway.core.functions import builtin_functions, signature_of
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +51,7 @@ def test_tables_after_from_and_columns_after_alias(gateway, sample_session):
 
 def test_functions_carry_signatures_and_keywords_complete(gateway, sample_session):
     gateway.complete_candidates(sample_session, "SELECT up", 9)
-    assert BUILTINS.wait_loaded(120)
+    assert builtin_functions().wait_details(120)
     upper = [c for c in gateway.complete_candidates(sample_session, "SELECT uppe", 11) if c.value == "upper"]
     assert upper and upper[0].kind == "function" and upper[0].detail == "upper(str)"
     assert "SELECT" in gateway.complete_statement(sample_session, "sel", 3)

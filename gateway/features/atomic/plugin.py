@@ -3,9 +3,11 @@ writes, and the repair at start-up of writes a killed process left behind."""
 from __future__ import annotations
 
 from gateway.config import Setting
+from gateway.core import catalog
 from gateway.core.statements import StatementKind
 from gateway.features.atomic.journal import Journal
 from gateway.features.atomic.recovery import recover
+from gateway.features.atomic.staged import is_staging_name
 from gateway.features.atomic.writer import AtomicWriter
 from gateway.features.base import Feature
 
@@ -23,6 +25,8 @@ class AtomicWritesFeature(Feature):
     def start(self, host) -> None:
         """Repair first, whatever the setting: a journal left by a killed process is always finished."""
         super().start(host)
+        if is_staging_name not in catalog.hidden_table_filters:  # a running write's tables are not the user's
+            catalog.hidden_table_filters.append(is_staging_name)
         self.journal = Journal(host.config.data_dir / JOURNAL_DIR)
         self.recovered = recover(host.root.newSession(), self.journal)
         self.writer = AtomicWriter(self.journal, host.split) if host.config["atomic_writes.enabled"] else None

@@ -7,8 +7,9 @@ of the tables the statement references, functions with their signatures, and key
 
 Each session keeps a ``SchemaCache`` (tables, databases, functions, columns per table), so a
 request costs a tokenize and a filter; the service drops the cache after DDL, ``USE`` and
-module or jar statements. Built-in function signatures never change in a process and load
-once, in the background (Spark's ``listFunctions`` takes seconds).
+module or jar statements. Tables come from the catalog's one listing (``list_relations``, which
+hides the tables features hide); built-in functions and their signatures from the process's
+one cache (``gateway.core.functions``), whose signatures load in the background.
 """
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import TokenError
 from sqlglot.tokens import TokenType
 
-from gateway.core.catalog import quote, quote_name
+from gateway.core.catalog import list_relations, quote, quote_name, split_name
+from gateway.core.functions import builtin_functions
 from gateway.errors import InvalidRequestError
 from gateway.models import Candidate  # noqa: F401  (value types of the contract)
 
@@ -49,84 +51,6 @@ _SPARK = Dialect.get_or_raise("spark")
 # Candidate kinds in the order they are offered when several match equally well.
 _KIND_ORDER = {"column": 0, "temporary view": 1, "table": 1, "view": 1, "database": 2, "catalog": 3,
                "function": 4, "keyword": 5}
-
-
-# ---------------------------------------------------------------------------------------------
-# Built-in signatures: once per process, in the background
-# ---------------------------------------------------------------------------------------------
-
-class _BuiltinSignatures:
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._names: Optional[list[str]] = None
-        self._signatures: dict[str, str] = {}
-        self._loader: Optional[threading.Thread] = None
-
-    def names(self, spark) -> list[str]:
-        with self._lock:
-            if self._names is None:
-                rows = spark.sql("SHOW SYSTEM FUNCTIONS").collect()
-                self._names = sorted({r[0] for r in rows if _FUNCTION_NAME.match(r[0] or "")})
-            if self._loader is None:
-                self._loader = threading.Thread(target=self._load, args=(spark,), daemon=True,
-                                                name="completion-signatures")
-                self._loader.start()
-            return self._names
-
-    def _load(self, spark) -> None:
-        for name, usage in _builtin_usages(spark, list(self._names or ())):
-            signature = signature_of(usage, name)
-            if signature:
-                self._signatures[name] = signature
-
-    def signature(self, name: str) -> str:
-        return self._signatures.get(name, "")
-
-    def wait_loaded(self, timeout_s: float) -> bool:
-        loader = self._loader
-        if loader is not None:
-            loader.join(timeout_s)
-        return bool(self._signatures)
-
-
-BUILTINS = _BuiltinSignatures()
-
-
-def _builtin_usages(spark, names: list[str]):
-    """(name, usage) of built-in functions, from Spark's in-memory function registry.
-
-    The one JVM adapter of completion: ``FunctionRegistry.builtin`` answers without the
-    catalog (``catalog.listFunctions`` took 6-19 s and contended with every other catalog
-    call). Fallback on a cluster client without the JVM: ``DESCRIBE FUNCTION`` per name.
-    """
-    try:
-        jvm = spark.sparkContext._jvm
-        registry = getattr(getattr(jvm.org.apache.spark.sql.catalyst.analysis, "FunctionRegistry$"),
-                           "MODULE$").builtin()
-        identifier = jvm.org.apache.spark.sql.catalyst.FunctionIdentifier
-        lookup = lambda name: registry.lookupFunction(identifier.apply(name))  # noqa: E731
-    except Exception:
-        lookup = None
-    for name in names:
-        try:
-            if lookup is not None:
-                info = lookup(name)
-                if info.isDefined():
-                    yield name, info.get().getUsage() or ""
-            else:
-                rows = spark.sql(f"DESCRIBE FUNCTION {quote(name)}").collect()
-                yield name, next((r[0][len("Usage:"):] for r in rows if r[0].startswith("Usage:")), "")
-        except Exception:  # signatures are a nicety; names still complete without them
-            continue
-
-
-def signature_of(usage: str, name: str) -> str:
-    """``substr(str, pos[, len])`` from Spark's usage text ``substr(str, pos[, len]) - Returns …``."""
-    for line in (usage or "").strip().splitlines():
-        head = line.strip().split(" - ")[0].strip()
-        if head.lower().startswith(name.lower()):
-            return head
-    return ""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -160,20 +84,13 @@ class SchemaCache:
             return self._relations[key]
 
     def _load_relations(self, database: Optional[str]) -> list[Candidate]:
-        # SHOW TABLES/VIEWS answer 500 names in ~0.2 s; catalog.listTables takes ~6 s for them.
-        target = f" IN {quote_name(database)}" if database else ""
-        tables = self.spark.sql(f"SHOW TABLES{target}").collect()
-        try:
-            views = {(r[0] or "", r[1]) for r in self.spark.sql(f"SHOW VIEWS{target}").collect()}
-        except Exception:
-            views = set()
         found = []
-        for namespace, name, temporary in ((r[0] or "", r[1], bool(r[2])) for r in tables):
-            if temporary:
+        for relation in list_relations(self.spark, split_name(database) if database else ()):
+            if relation.is_temporary:
                 kind = "temporary view"
             else:
-                kind = "view" if (namespace, name) in views else "table"
-            found.append(Candidate(name, kind, namespace or "temporary"))
+                kind = "view" if relation.is_view else "table"
+            found.append(Candidate(relation.name, kind, relation.namespace or "temporary"))
         return found
 
     def databases(self, catalog: Optional[str] = None) -> list[str]:
@@ -196,8 +113,11 @@ class SchemaCache:
                 names = [r[0] for r in self.spark.sql("SHOW USER FUNCTIONS").collect()]
                 self._user_functions = [Candidate(n.split(".")[-1], "function", "user function") for n in names]
             user = self._user_functions
-        builtins = [Candidate(n, "function", BUILTINS.signature(n) or "built-in")
-                    for n in BUILTINS.names(self.spark)]
+        functions = builtin_functions()
+        names = functions.names(self.spark)
+        functions.load_details_in_background(self.spark)  # signatures appear once loaded
+        builtins = [Candidate(n, "function", functions.signature(n) or "built-in")
+                    for n in sorted(names) if _FUNCTION_NAME.match(n)]
         return user + builtins
 
     def columns(self, name: str) -> Optional[list[Candidate]]:

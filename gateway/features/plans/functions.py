@@ -10,10 +10,9 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import threading
 from typing import Iterable, Optional
 
-from gateway.features.plans.spark_adapter import builtin_function_names
+from gateway.core.functions import builtin_functions
 from gateway.features.plans.tree import short_class, walk_flat
 
 # Expression classes that carry a user function's name in their JSON (not in the registry).
@@ -22,8 +21,6 @@ _UDF_NAME_FIELDS = {"PythonUDF": "name", "PythonUDAF": "name", "PythonUDTF": "na
                     "HiveGenericUDF": "name", "HiveUDAFFunction": "name", "HiveGenericUDTF": "name"}
 _CALL = re.compile(r"(?<![\w.`#])`?([A-Za-z_][\w]*)`?\(")
 _LAMBDA = re.compile(r"\$\$Lambda[$/][\w/$.]*")
-_system_lock = threading.Lock()
-_system_names: Optional[frozenset[str]] = None
 
 
 def origin(module: str, version: str, implementation: str) -> dict:
@@ -39,7 +36,7 @@ def used_functions(spark, analyzed_json: Optional[list], analyzed_text: str) -> 
     functions come from UDF nodes and from calls in the plan text that name a user function.
     """
     names: set[str] = set()
-    by_class = builtin_function_names(spark) if analyzed_json is not None else {}
+    by_class = builtin_functions().classes(spark) if analyzed_json is not None else {}
     if analyzed_json is not None and by_class:
         for node in walk_flat(analyzed_json):
             cls = node["class"]
@@ -69,18 +66,8 @@ def user_function_names(spark) -> set[str]:
 
 
 def system_function_names(spark) -> frozenset[str]:
-    global _system_names
-    with _system_lock:
-        if _system_names is None:
-            _system_names = frozenset(row[0].lower() for row in spark.sql("SHOW SYSTEM FUNCTIONS").collect())
-        return _system_names
-
-
-def builtin_names(spark) -> set[str]:
-    by_class = builtin_function_names(spark)
-    if by_class:
-        return {name for names in by_class.values() for name in names}
-    return set(system_function_names(spark))
+    """Spark's built-in names (SHOW SYSTEM FUNCTIONS, from the process's one cache)."""
+    return builtin_functions().names(spark)
 
 
 # -- their versions ----------------------------------------------------------------------------------
@@ -102,7 +89,7 @@ def function_versions(session, names: Iterable[str]) -> dict[str, Optional[dict]
             if user is None:
                 user = user_function_names(spark)
             if builtins is None:
-                builtins = builtin_names(spark)
+                builtins = system_function_names(spark)
             if name.lower() in user:
                 found = _user_function_origin(spark, name)
             elif name.lower() in builtins:

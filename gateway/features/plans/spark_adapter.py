@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from dataclasses import dataclass
 from typing import Optional
 
@@ -70,35 +69,6 @@ def _explain_sections(explained: str) -> dict[str, str]:
             lines = lines[1:]  # the analyzed section of a query starts with its output schema
         sections[mark.group(1)] = "\n".join(lines).rstrip() + "\n"
     return sections
-
-
-_builtin_lock = threading.Lock()
-_builtin_names: Optional[dict[str, list[str]]] = None
-
-
-def builtin_function_names(spark) -> dict[str, list[str]]:
-    """Expression class → the names Spark's built-in function registry knows it by.
-
-    Built once per process (the built-in registry does not change); empty without the JVM.
-    """
-    global _builtin_names
-    with _builtin_lock:
-        if _builtin_names is not None:
-            return _builtin_names
-        names: dict[str, list[str]] = {}
-        try:
-            jvm = spark.sparkContext._jvm
-            registry = jvm.org.apache.spark.sql.catalyst.analysis.FunctionRegistry.builtin()
-            iterator = registry.listFunction().iterator()
-            while iterator.hasNext():
-                identifier = iterator.next()
-                info = registry.lookupFunction(identifier)
-                if info.isDefined():
-                    names.setdefault(info.get().getClassName(), []).append(identifier.funcName())
-        except Exception:  # noqa: BLE001 - no JVM: callers fall back to names from the SQL text
-            return {}
-        _builtin_names = {cls: sorted(set(found)) for cls, found in names.items()}
-        return _builtin_names
 
 
 def force_optimized(df) -> None:
