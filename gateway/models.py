@@ -72,6 +72,12 @@ class Column:
     type: dict
     comment: Optional[str] = None
 
+    @property
+    def type_name(self) -> str:
+        """Short SQL-ish label of the type (BIGINT, DECIMAL(10,2), ARRAY<INT>), for headers."""
+        from gateway.core.serialization import type_name
+        return type_name(self.type)
+
     def to_json(self) -> dict:
         data = {"name": self.name, "type": self.type}
         if self.comment is not None:
@@ -242,3 +248,14 @@ def enum_json(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [enum_json(v) for v in value]
     return value
+
+
+@dataclass(frozen=True)
+class StatementText:
+    """One statement of a script: its text, kind, 0-based index, 1-based line and character offset."""
+
+    text: str
+    kind: str
+    index: int
+    line: int
+    offset: int

@@ -12,6 +12,8 @@ from gateway import __version__
 from gateway.contract import GatewayServiceContract
 from gateway.features.atomic import install_atomic_writes
 from gateway.core.catalog import CatalogBrowser
+from gateway.core.editor_calls import EditorCalls
+from gateway.core.interim_feature_calls import InterimFeatureCalls
 from gateway.features.completion.completer import Candidate, changes_schema, install_completion
 from gateway.config import WorkbenchConfig, load_config
 from gateway.errors import (GatewayError, InvalidRequestError, InvalidStatementError, OperationStateError,
@@ -53,7 +55,7 @@ def _wrapped(method):
     return call
 
 
-class GatewayService(GatewayServiceContract):
+class GatewayService(EditorCalls, InterimFeatureCalls, GatewayServiceContract):
     """The embedded SQL gateway: sessions over one root SparkSession, operations on a pool."""
 
     def __init__(self, config: Optional[WorkbenchConfig] = None) -> None:
