@@ -12,7 +12,7 @@ from gateway.core.service import GatewayService
 from gateway.rest.auth import require_token
 from gateway.rest.errors import install_error_handlers
 from gateway.rest.limits import BodyLimitMiddleware
-from gateway.rest.routes import catalog, info, jars, modules, operations, sessions, statements
+from gateway.rest.routes import catalog, info, jars, modules, operations, session_tools, sessions, statements
 
 DESCRIPTION = """The Spark SQL Workbench gateway over HTTP, compatible with Apache Flink's SQL Gateway
 REST API (v1, v2) where they overlap, plus catalog, module and jar endpoints under /v2.
@@ -42,7 +42,8 @@ def _common():
 
 
 def _v2_only():
-    return [statements.v2_router, operations.v2_router, catalog.router, modules.router, jars.router]
+    return [statements.v2_router, operations.v2_router, catalog.router, modules.router, jars.router,
+            session_tools.router]
 
 
 def openapi_document() -> dict:
