@@ -117,7 +117,7 @@ def test_created_table_appears_in_the_catalog_tree_with_detail(gateway):
     assert columns["column"].tolist() == ["id", "day"] and columns["comment"].tolist()[0] == "the id"
     assert "CREATE TABLE" in texts(at.code) and "Partitioned by `day`" in texts(at.markdown)
     at.button(key="open_select").click().run()
-    assert at.session_state["editor_text"] == "SELECT * FROM spark_catalog.ui_tree.ui_orders LIMIT 100"
+    assert at.session_state["editor_text"] == "SELECT * FROM `spark_catalog`.`ui_tree`.`ui_orders` LIMIT 100"
 
 
 def test_function_search_finds_upper_with_usage_and_examples(gateway):
