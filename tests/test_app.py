@@ -116,6 +116,10 @@ def test_created_table_appears_in_the_catalog_tree_with_detail(gateway):
     columns = at.dataframe[1].value
     assert columns["column"].tolist() == ["id", "day"] and columns["comment"].tolist()[0] == "the id"
     assert "CREATE TABLE" in texts(at.code) and "Partitioned by `day`" in texts(at.markdown)
+    assert "No statistics yet" in texts(at.info)
+    at.button(key="analyze").click().run()
+    assert not at.exception and not at.error, at.error
+    assert "0 rows" in texts(at.markdown) and "No statistics yet" not in texts(at.info)
     at.button(key="open_select").click().run()
     assert at.session_state["editor_text"] == "SELECT * FROM `spark_catalog`.`ui_tree`.`ui_orders` LIMIT 100"
 
