@@ -100,7 +100,7 @@ def _handle(gateway, session, event: dict) -> Optional[dict]:
         try:
             state.set_editor_text(gateway.format_statement(text))
         except GatewayError as exc:
-            st.toast(f"Format SQL needs SQL it can parse: {exc.message}", icon=":material/warning:")
+            st.toast(f"Format SQL: {exc.message}", icon=":material/warning:")
     return None
 
 
