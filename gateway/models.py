@@ -73,6 +73,11 @@ class Column:
     type: dict
     comment: Optional[str] = None
 
+    @property
+    def type_name(self) -> str:
+        """Short SQL-ish label of the type (BIGINT, DECIMAL(10,2), ARRAY<INT>), for headers."""
+        return type_name(self.type)
+
     def to_json(self) -> dict:
         data = {"name": self.name, "type": self.type}
         if self.comment is not None:
@@ -383,3 +388,21 @@ class StatementText:
     index: int
     line: int
     offset: int
+
+
+def type_name(type_json_: dict) -> str:
+    """Short SQL-ish label for a type JSON, for headers: BIGINT, DECIMAL(10,2), ARRAY<INT>."""
+    kind = type_json_["type"]
+    if kind == "DECIMAL":
+        return f"DECIMAL({type_json_['precision']},{type_json_['scale']})"
+    if kind in ("CHAR",) or (kind == "VARCHAR" and type_json_["length"] < 2147483647):
+        return f"{kind}({type_json_['length']})"
+    if kind == "VARCHAR":
+        return "STRING"
+    if kind == "ARRAY":
+        return f"ARRAY<{type_name(type_json_['elementType'])}>"
+    if kind == "MAP":
+        return f"MAP<{type_name(type_json_['keyType'])}, {type_name(type_json_['valueType'])}>"
+    if kind == "ROW":
+        return "ROW<" + ", ".join(f"{f['name']} {type_name(f['fieldType'])}" for f in type_json_["fields"]) + ">"
+    return kind

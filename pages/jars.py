@@ -1,86 +1,13 @@
-"""Jars page (FLIP-214): upload or add jars, see their UDF classes, create functions, remove jars."""
-from __future__ import annotations
-
+"""Jars (FLIP-214): upload or add jars, see their UDF classes, create functions, remove jars."""
 import streamlit as st
 
-from gateway import GatewayError
+from ui import jars_panel, state
 
-gateway = st.session_state.gateway
-handle = st.session_state.session_handle
-
-
-def _report(action):
-    """Run a gateway call from a button; keep its outcome for the next render."""
-    try:
-        st.session_state.jar_notice = ("success", action())
-    except GatewayError as exc:
-        st.session_state.jar_notice = ("error", exc.message)
-
-
-def _add_uri():
-    uri = st.session_state.get("jar_uri", "").strip()
-    _report(lambda: f"Added {gateway.add_jar(handle, uri).name}.")
-
-
-def _remove(uri: str):
-    def remove():
-        stopped = gateway.remove_jar(handle, uri)
-        return f"Removed {uri}." + (f" These functions stop working here: {', '.join(stopped)}." if stopped else "")
-    _report(remove)
-
-
-def _create(jar_uri: str, class_name: str, kind: str, key: str):
-    name = st.session_state.get(f"fn_name_{key}", "").strip()
-    temporary = st.session_state.get(f"fn_scope_{key}", "Temporary") == "Temporary"
-    language = "PYTHON" if kind == "Python function" else "JAVA"
-
-    def create():
-        gateway.create_function(handle, name, class_name, jar_uri, temporary, language)
-        return f"Created the {'temporary' if temporary else 'persistent'} function {name} ({class_name})."
-    _report(create)
-
+gateway, session = state.gateway(), state.handle()
 
 st.title("Jars and functions")
+state.show_session_notice()
 st.caption("Jars you add here belong to this browser session: other sessions do not see them or their "
            "functions. Spark itself shares loaded classes across the whole process.")
-
-upload = st.file_uploader("Upload a jar (drag and drop)", type=["jar", "py", "zip", "whl"], key="jar_upload")
-if upload is not None and st.session_state.get("jar_uploaded") != upload.file_id:
-    st.session_state.jar_uploaded = upload.file_id  # a rerun must not upload it again
-    _report(lambda: f"Uploaded {gateway.upload_jar(handle, upload.name, upload.getvalue()).name} "
-                    f"and added it to this session.")
-
-left, right = st.columns([4, 1], vertical_alignment="bottom")
-left.text_input("Add a jar by path or URI", key="jar_uri",
-                placeholder="/opt/udfs/my-udfs.jar, https://…/udfs.jar, hdfs:///udfs/udfs.jar, s3a://…")
-right.button("Add jar", key="add_jar", on_click=_add_uri)
-
-if notice := st.session_state.pop("jar_notice", None):
-    (st.success if notice[0] == "success" else st.error)(notice[1])
-
-jars = gateway.list_jars(handle)
-if not jars:
-    st.info("This session has no jars yet. Upload one, or add one by URI; then create functions from its classes.")
-for jar in jars:
-    with st.container(border=True):
-        head, action = st.columns([5, 1], vertical_alignment="center")
-        head.markdown(f"**{jar.name}**  \n`{jar.uri}`")
-        head.caption(f"{jar.size_bytes:,} bytes · sha256 {jar.sha256[:12]} · used by: "
-                     f"{', '.join(jar.functions) if jar.functions else 'no function yet'}")
-        action.button("Remove", key=f"remove_{jar.sha256[:12]}", on_click=_remove, args=(jar.uri,))
-        try:
-            classes = gateway.list_udf_classes(handle, jar.uri)
-        except GatewayError as exc:
-            st.error(exc.message)
-            continue
-        if not classes:
-            st.caption("No UDF classes found in this jar.")
-        for index, udf in enumerate(classes):
-            key = f"{jar.sha256[:12]}_{index}"
-            cls, name, scope, go = st.columns([3, 2, 2, 1], vertical_alignment="bottom")
-            cls.markdown(f"`{udf.class_name}`  \n{udf.kind}")
-            name.text_input("Function name", value=udf.suggested_name, key=f"fn_name_{key}")
-            scopes = ["Temporary"] if udf.kind == "Python function" else ["Temporary", "Persistent"]
-            scope.selectbox("Kind", scopes, key=f"fn_scope_{key}")
-            go.button("Create", key=f"create_{key}", on_click=_create,
-                      args=(jar.uri, udf.class_name, udf.kind, key))
+jars_panel.render_add(gateway, session)
+jars_panel.render_jars(gateway, session)

@@ -1,81 +1,16 @@
-"""Modules page (FLIP-68): the session's modules in resolution order, reorder, load, unload, functions."""
-from __future__ import annotations
-
+"""Modules (FLIP-68): the session's modules in resolution order; reorder, load, unload, see their functions."""
 import streamlit as st
 
-from gateway import GatewayError
+from ui import modules_panel, state
 
-gateway = st.session_state.gateway
-handle = st.session_state.session_handle
-
-
-def act(action, *args, done: str = "") -> None:
-    """Run a module call from a button callback; remember its outcome for the next render."""
-    try:
-        action(handle, *args)
-        st.session_state.modules_notice = ("success", done)
-    except GatewayError as exc:
-        st.session_state.modules_notice = ("error", exc.message)
-
-
-def moved(order: list[str], name: str, step: int) -> list[str]:
-    order = list(order)
-    at = order.index(name)
-    order.insert(max(0, min(len(order) - 1, at + step)), order.pop(at))
-    return order
-
+gateway, session = state.gateway(), state.handle()
 
 st.title("Modules")
+state.show_session_notice()
 st.caption("Functions resolve through the used modules in this order: the first module with a name wins. "
            "`core` is Spark's built-ins; a module above it shadows built-ins of the same name "
            "(they stay callable as `system.builtin.f`). Changes apply to this session only.")
-if notice := st.session_state.pop("modules_notice", None):
-    (st.success if notice[0] == "success" else st.error)(notice[1])
-
-modules = gateway.list_modules(handle, full=True)
-used = [m.name for m in modules if m.used]
-
-for module in modules:
-    with st.container(border=True):
-        info, up, down, use, unload = st.columns([6, 1, 1, 2, 2])
-        place = f"#{module.position + 1}" if module.used else "unused"
-        info.markdown(f"**{module.name}** · {module.type} {module.version} · {place} · "
-                      f"{len(module.functions)} functions")
-        if module.used:
-            up.button("↑", key=f"up_{module.name}", disabled=module.position == 0, help="Resolve earlier",
-                      on_click=act, args=(gateway.use_modules, moved(used, module.name, -1)),
-                      kwargs={"done": f"{module.name} moved up"})
-            down.button("↓", key=f"down_{module.name}", disabled=module.position == len(used) - 1,
-                        help="Resolve later", on_click=act, args=(gateway.use_modules, moved(used, module.name, 1)),
-                        kwargs={"done": f"{module.name} moved down"})
-            use.button("Stop using", key=f"use_{module.name}", disabled=len(used) == 1,
-                       on_click=act, args=(gateway.use_modules, [n for n in used if n != module.name]),
-                       kwargs={"done": f"{module.name} is loaded but no longer used"})
-        else:
-            use.button("Use", key=f"use_{module.name}", on_click=act,
-                       args=(gateway.use_modules, used + [module.name]),
-                       kwargs={"done": f"{module.name} is used, last in the order"})
-        unload.button("Unload", key=f"unload_{module.name}", on_click=act,
-                      args=(gateway.unload_module, module.name), kwargs={"done": f"{module.name} unloaded"})
-        with st.expander(f"Functions of {module.name}"):
-            st.write(", ".join(f"`{f}`" for f in module.functions) or "none")
-            if module.properties:
-                st.json(module.properties, expanded=False)
-
+modules_panel.show_notice()
+modules = modules_panel.render_modules(gateway, session)
 st.subheader("Load a module")
-types = {t.type: t for t in gateway.list_module_types()}
-loaded = {m.name for m in modules}
-# Types not loaded yet come first: the form opens on something that can be loaded now.
-chosen = st.selectbox("Type", sorted(types, key=lambda t: t in loaded), key="load_type", format_func=lambda t: f"{t} — {types[t].description}")
-with st.form("load_module"):
-    name = st.text_input("Name", value=chosen, key=f"load_name_{chosen}", help="Case-insensitive; unique in the session")
-    values = {}
-    for spec in types[chosen].properties:
-        label = spec.name + (" (required)" if spec.required else "")
-        values[spec.name] = st.text_input(label, value=spec.default or "", help=spec.help, key=f"prop_{chosen}_{spec.name}")
-    if not types[chosen].properties:
-        st.caption("This type has no properties.")
-    if st.form_submit_button("Load", type="primary"):
-        properties = {"type": chosen, **{k: v for k, v in values.items() if v.strip()}}
-        act(gateway.load_module, name.strip(), properties, done=f"{name.strip()} loaded, last in the order")
-        st.rerun()
+modules_panel.render_load_form(gateway, session, modules)

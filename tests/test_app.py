@@ -97,6 +97,31 @@ def test_history_reruns_a_statement(gateway):
     assert [h.sql for h in at.session_state["history"]][-1] == "SELECT 7 AS seven"
 
 
+def editor_event(at, **event):
+    """What the editor component sends: an event with a fresh id."""
+    at.session_state["sql_editor"] = {"events": [{"id": f"test-{time.monotonic_ns()}", **event}]}
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_format_keeps_comments_and_run_statement_takes_the_one_at_the_cursor(gateway):
+    at = editor_event(open_app(), action="format", text="select 6 * 7 as answer -- the answer\n;\nselect 1")
+    formatted = at.session_state["editor_text"]
+    assert formatted == "SELECT\n  6 * 7 AS answer; -- the answer\n\nSELECT\n  1;"
+    editor_event(at, action="format", text="SELECT (((")
+    assert "line 1 cannot be formatted" in texts(at.toast)
+    assert at.session_state["editor_text"] == "SELECT ((("        # left as typed
+    editor_event(at, action="run_statement", text=formatted, cursor=3)
+    deadline = time.monotonic() + 90
+    while at.session_state["current_run"].status == "RUNNING" and time.monotonic() < deadline:
+        time.sleep(0.2)
+        at.run()
+    at.run()
+    assert at.session_state["history"][-1].sql == "SELECT\n  6 * 7 AS answer"
+    assert at.dataframe[0].value["answer"].tolist() == [42]
+
+
 def test_created_table_appears_in_the_catalog_tree_with_detail(gateway):
     at = run_sql(open_app(), "CREATE DATABASE IF NOT EXISTS ui_tree; USE ui_tree; "
                              "CREATE TABLE IF NOT EXISTS ui_orders (id BIGINT COMMENT 'the id', day STRING) "
@@ -116,8 +141,12 @@ def test_created_table_appears_in_the_catalog_tree_with_detail(gateway):
     columns = at.dataframe[1].value
     assert columns["column"].tolist() == ["id", "day"] and columns["comment"].tolist()[0] == "the id"
     assert "CREATE TABLE" in texts(at.code) and "Partitioned by `day`" in texts(at.markdown)
+    assert "No statistics yet" in texts(at.info)
+    at.button(key="analyze").click().run()
+    assert not at.exception and not at.error, at.error
+    assert "0 rows" in texts(at.markdown) and "No statistics yet" not in texts(at.info)
     at.button(key="open_select").click().run()
-    assert at.session_state["editor_text"] == "SELECT * FROM spark_catalog.ui_tree.ui_orders LIMIT 100"
+    assert at.session_state["editor_text"] == "SELECT * FROM `spark_catalog`.`ui_tree`.`ui_orders` LIMIT 100"
 
 
 def test_function_search_finds_upper_with_usage_and_examples(gateway):

@@ -41,7 +41,7 @@ def values(candidates):
 
 # -- one listing, staging tables hidden everywhere -----------------------------------------------------
 
-def test_the_atomic_feature_registers_its_staging_filter():
+def test_the_atomic_feature_registers_its_staging_filter(gateway):  # registered when the feature starts
     assert is_staging_name in hidden_table_filters
     assert is_hidden_table(STAGING) and is_hidden_table(BACKUP.upper()) and not is_hidden_table("visible_orders")
 

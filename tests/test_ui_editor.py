@@ -1,9 +1,9 @@
 """Editor helpers without a browser: statement at the cursor, Format SQL, error marks, chart defaults."""
 import pytest
 
-from gateway import Column
+from gateway import Column, GatewayError
 from ui.charts import COUNT, ChartSpec, build_chart, default_spec
-from ui.editor_panel import format_sql, markers_for, statement_at
+from ui.editor_panel import markers_for, statement_at
 from ui.results import frame_of
 from ui.runs import Run
 
@@ -14,16 +14,16 @@ SCRIPT = "SELECT 1 AS a;\n\nSELECT *\nFROM range(3);\nSELECT 'x;y' AS s"
     (0, "SELECT 1 AS a"), (5, "SELECT 1 AS a"), (14, "SELECT 1 AS a"),
     (20, "SELECT *\nFROM range(3)"), (len(SCRIPT), "SELECT 'x;y' AS s"),
 ])
-def test_statement_at_cursor(cursor, expected):
-    text, offset = statement_at(SCRIPT, cursor)
+def test_statement_at_cursor(gateway, cursor, expected):
+    text, offset = statement_at(gateway, SCRIPT, cursor)
     assert text == expected and SCRIPT[offset:offset + len(text)] == text
 
 
-def test_format_sql_keeps_statements_and_rejects_what_it_cannot_parse():
-    formatted = format_sql("select a,b from t where a>1; select 2")
+def test_format_sql_keeps_statements_and_rejects_what_it_cannot_parse(gateway):
+    formatted = gateway.format_statement("select a,b from t where a>1; select 2")
     assert formatted.startswith("SELECT\n  a,\n  b\nFROM t\nWHERE\n  a > 1;") and formatted.endswith("SELECT\n  2;")
-    with pytest.raises(ValueError):
-        format_sql("SELECT (((")
+    with pytest.raises(GatewayError):
+        gateway.format_statement("SELECT (((")
 
 
 def test_error_mark_maps_the_statement_position_into_the_editor():

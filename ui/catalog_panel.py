@@ -7,8 +7,6 @@ import pandas as pd
 import streamlit as st
 
 from gateway import GatewayError, TableKind
-from gateway.core.catalog import quote_name
-from gateway.core.serialization import type_name
 
 from . import first_run, state
 from .results import column_labels, frame_of
@@ -82,8 +80,11 @@ def _identifier(info, catalog: str, database: str) -> str:
 
 
 def _sample_rows(gateway, session, name: str, limit: int = 20) -> tuple[list, list, Optional[dict]]:
-    operation = gateway.execute_statement(session, f"SELECT * FROM {quote_name(name)} LIMIT {int(limit)}")
     columns, rows, error = [], [], None
+    try:
+        operation = gateway.preview_table(session, name, limit)
+    except GatewayError as exc:
+        return columns, rows, exc.to_json()
     try:
         for page in gateway.iter_results(session, operation, timeout_s=120):
             columns = page.columns or columns
@@ -112,14 +113,13 @@ def render_detail(gateway, session, name: str) -> None:
     st.subheader(f"{detail.name}")
     st.caption(f"{badge} · `{name}`" + (f" · {detail.provider}" if detail.provider else "")
                + (f" · {detail.comment}" if detail.comment else ""))
-    query = f"SELECT * FROM {name} LIMIT 100"
     if st.button("Open `SELECT … LIMIT 100` in the editor", key="open_select", icon=":material/edit_note:", type="primary"):
-        state.open_in_editor(query)
+        state.open_in_editor(gateway.preview_statement(session, name, 100))
         st.switch_page("pages/editor.py")
     columns_tab, partitions_tab, properties_tab, ddl_tab, sample_tab, stats_tab = st.tabs(
         ["Columns", "Partitioning", "Properties", "CREATE statement", "Sample rows", "Statistics"])
     with columns_tab:
-        st.dataframe(pd.DataFrame([{"column": c.name, "type": type_name(c.type),
+        st.dataframe(pd.DataFrame([{"column": c.name, "type": c.type_name,
                                     "nullable": c.type.get("nullable", True), "comment": c.comment or "",
                                     "partition": c.name in detail.partition_columns} for c in detail.columns]),
                      hide_index=True, width="stretch")
@@ -163,11 +163,10 @@ def render_detail(gateway, session, name: str) -> None:
             st.info("No statistics yet. Computing them scans the table once and helps Spark plan joins.")
         if not detail.is_temporary and detail.kind == TableKind.TABLE:
             if st.button("Compute statistics (ANALYZE TABLE)", key="analyze"):
-                operation = gateway.execute_statement(
-                    session, f"ANALYZE TABLE {quote_name(name)} COMPUTE STATISTICS FOR ALL COLUMNS")
                 try:
-                    for _ in gateway.iter_results(session, operation, timeout_s=300):
-                        pass
-                finally:
-                    gateway.close_operation(session, operation)
-                st.rerun()
+                    with st.spinner("Scanning the table…"):
+                        gateway.analyze_table(session, name)
+                except GatewayError as exc:
+                    st.error(f"Statistics could not be computed: {exc.message}")
+                else:
+                    st.rerun()

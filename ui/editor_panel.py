@@ -5,11 +5,9 @@ import os
 import time
 from typing import Optional
 
-import sqlglot
 import streamlit as st
 
 from gateway import GatewayError
-from gateway.core.statements import split_script
 
 from . import state
 from .runs import DISPLAY_LIMITS, HistoryEntry, Run, start_run
@@ -20,23 +18,14 @@ MAX_CANDIDATES = 3_000
 QUICK_WAIT_S = 1.5   # a quick statement's result shows in the same rerun, without polling
 
 
-def statement_at(text: str, cursor: int) -> tuple[str, int]:
+def statement_at(gateway, text: str, cursor: int) -> tuple[str, int]:
     """The statement under the cursor (or the last one before it) and its offset in ``text``."""
-    statements = split_script(text)
+    statements = gateway.split_statements(text)
     chosen = statements[0]
     for statement in statements:
         if statement.offset <= cursor:
             chosen = statement
     return chosen.text, chosen.offset
-
-
-def format_sql(text: str) -> str:
-    """Pretty SQL, statement by statement, with sqlglot's Spark dialect; raises ValueError if it cannot parse."""
-    try:
-        parts = [sqlglot.transpile(s.text, read="spark", write="spark", pretty=True)[0] for s in split_script(text)]
-    except (sqlglot.errors.ParseError, sqlglot.errors.TokenError, GatewayError) as exc:
-        raise ValueError(str(exc).splitlines()[0]) from None
-    return ";\n\n".join(parts) + (";" if len(parts) > 1 else "")
 
 
 def markers_for(run: Optional[Run], text: str) -> list[dict]:
@@ -99,7 +88,7 @@ def _handle(gateway, session, event: dict) -> Optional[dict]:
         launch(gateway, session, text, 0, text)
     elif action == "run_statement":
         try:
-            sql, offset = statement_at(text, int(event.get("cursor", 0)))
+            sql, offset = statement_at(gateway, text, int(event.get("cursor", 0)))
         except GatewayError as exc:
             st.toast(exc.message, icon=":material/edit:")
             return None
@@ -109,9 +98,9 @@ def _handle(gateway, session, event: dict) -> Optional[dict]:
         launch(gateway, session, text[start:end], start, text)
     elif action == "format":
         try:
-            state.set_editor_text(format_sql(text))
-        except ValueError as exc:
-            st.toast(f"Format SQL needs SQL it can parse: {exc}", icon=":material/warning:")
+            state.set_editor_text(gateway.format_statement(text))
+        except GatewayError as exc:
+            st.toast(f"Format SQL: {exc.message}", icon=":material/warning:")
     return None
 
 

@@ -7,7 +7,6 @@ import pandas as pd
 import streamlit as st
 
 from gateway import GatewayError
-from gateway.core.serialization import type_name
 
 from . import charts, history, state
 from .runs import Run, cancel_run, finish_history
@@ -27,7 +26,7 @@ def frame_of(columns, rows) -> pd.DataFrame:
 
 
 def column_labels(columns, names) -> dict:
-    return {name: st.column_config.Column(f"{name} · {type_name(c.type)}", help=type_name(c.type))
+    return {name: st.column_config.Column(f"{name} · {c.type_name}", help=c.type_name)
             for name, c in zip(names, columns)}
 
 

@@ -1,31 +1,12 @@
 """Session page: this session's configuration (SET and RESET from a form) and its operations."""
 from __future__ import annotations
 
-import re
 import time
 
 import pandas as pd
 import streamlit as st
 
 from gateway import GatewayError, OperationStatus
-
-_KEY = re.compile(r"^[A-Za-z0-9_.\-]+$")
-
-
-def set_statement(key: str, value: str) -> str:
-    """``SET key=value``; raises ValueError for a key that is not a plain setting name."""
-    key = key.strip()
-    if not _KEY.match(key):
-        raise ValueError(f"'{key}' is not a setting name: use letters, digits, dots, dashes and "
-                         f"underscores, e.g. spark.sql.shuffle.partitions")
-    return f"SET {key}={value.strip()}"
-
-
-def reset_statement(key: str) -> str:
-    """``RESET key``, or ``RESET`` (every setting) for an empty key."""
-    if not key.strip():
-        return "RESET"
-    return "RE" + set_statement(key, "").rstrip("=")
 
 
 def render_config(gateway, session) -> None:
@@ -41,26 +22,25 @@ def render_config(gateway, session) -> None:
         key = st.text_input("Setting", key="set_key", placeholder="spark.sql.shuffle.partitions")
         value = st.text_input("Value", key="set_value", placeholder="8")
         if st.form_submit_button("SET", type="primary"):
-            _configure(gateway, session, lambda: set_statement(key, value))
+            _configure(lambda: gateway.set_session_option(session, key, value),
+                       f"`{key.strip()}` = `{value.strip()}` applied to this session.")
     with reset_form.form("reset_form", border=True):
         st.markdown("**RESET** a setting (empty: all of them) to its default")
         reset_key = st.text_input("Setting", key="reset_key", placeholder="spark.sql.shuffle.partitions")
         if st.form_submit_button("RESET"):
-            _configure(gateway, session, lambda: reset_statement(reset_key))
+            done = (f"`{reset_key.strip()}` is back to its default in this session." if reset_key.strip()
+                    else "Every setting is back to its default in this session.")
+            _configure(lambda: gateway.reset_session_option(session, reset_key), done)
 
 
-def _configure(gateway, session, build) -> None:
+def _configure(call, done: str) -> None:
     try:
-        statement = build()
-        gateway.configure_session(session, statement)
-    except ValueError as exc:
-        st.error(str(exc))
-        return
+        call()
     except GatewayError as exc:
         error = exc.to_json()
         st.error(f"**{error.get('error_class') or 'Error'}**: {error.get('root_cause')}")
         return
-    st.success(f"`{statement}` applied to this session.")
+    st.success(done)
 
 
 def render_operations(gateway, session) -> None:

@@ -1,18 +1,18 @@
 """This browser session's UI state: the gateway, the session handle, the editor and the history.
 
-app.py sets ``st.session_state.gateway`` and ``st.session_state.session_handle``; other
-pages (modules, jars, plans) rely on the same two keys.
+app.py sets ``st.session_state.gateway`` and ``st.session_state.session_handle``; every page
+reads them through ``gateway()`` and ``handle()``. Pages see the gateway only as the contract.
 """
 from __future__ import annotations
 
 import streamlit as st
 
-from gateway import GatewayService
+from gateway import GatewayContract
 
 DEFAULT_SQL = "SELECT * FROM range(10)"
 
 
-def gateway() -> GatewayService:
+def gateway() -> GatewayContract:
     return st.session_state.gateway
 
 

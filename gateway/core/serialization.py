@@ -22,6 +22,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pyspark.sql import types as T
 
+from gateway.models import type_name  # noqa: F401  (a value helper of the contract, kept importable here)
+
 # ---------------------------------------------------------------------------------------------
 # Types
 # ---------------------------------------------------------------------------------------------
@@ -67,24 +69,6 @@ def type_json(data_type: T.DataType, nullable: bool = True) -> dict:
         return {"type": "INTERVAL", "nullable": nullable, "spark_type": data_type.simpleString()}
     return {"type": "RAW", "nullable": nullable, "class": type(data_type).__name__,
             "spark_type": data_type.simpleString()}
-
-
-def type_name(type_json_: dict) -> str:
-    """Short SQL-ish label for a type JSON, for headers: BIGINT, DECIMAL(10,2), ARRAY<INT>."""
-    kind = type_json_["type"]
-    if kind == "DECIMAL":
-        return f"DECIMAL({type_json_['precision']},{type_json_['scale']})"
-    if kind in ("CHAR",) or (kind == "VARCHAR" and type_json_["length"] < 2147483647):
-        return f"{kind}({type_json_['length']})"
-    if kind == "VARCHAR":
-        return "STRING"
-    if kind == "ARRAY":
-        return f"ARRAY<{type_name(type_json_['elementType'])}>"
-    if kind == "MAP":
-        return f"MAP<{type_name(type_json_['keyType'])}, {type_name(type_json_['valueType'])}>"
-    if kind == "ROW":
-        return "ROW<" + ", ".join(f"{f['name']} {type_name(f['fieldType'])}" for f in type_json_["fields"]) + ">"
-    return kind
 
 
 # ---------------------------------------------------------------------------------------------

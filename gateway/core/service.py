@@ -15,6 +15,7 @@ import time
 from typing import Any, Callable, Iterator, Optional
 
 from gateway import __version__
+from gateway.core.editor_calls import EditorCalls
 from gateway.config import WorkbenchConfig, load_config
 from gateway.contract import GatewayContract
 from gateway.core.catalog import CatalogBrowser
@@ -58,7 +59,7 @@ def _wrapped(method, name: Optional[str] = None):
 _CONTRACT_CALLS = frozenset(name for name in vars(GatewayContract) if not name.startswith("_"))
 
 
-class GatewayService:
+class GatewayService(EditorCalls):
     """The embedded SQL gateway: sessions over one root SparkSession, operations on a pool, features."""
 
     def __init__(self, config: Optional[WorkbenchConfig] = None) -> None:
@@ -437,8 +438,8 @@ class GatewayService:
         try:
             return self.config[key]
         except KeyError:
-            raise InvalidRequestError(f"there is no setting {key!r}; the settings are listed in "
-                                      f"docs/configuration.md") from None
+            raise InvalidRequestError(f"{key!r} is not a workbench setting; known settings: "
+                                      f"{', '.join(self.config.values)}") from None
 
     # ------------------------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from gateway.features import feature_classes
 from gateway.rest.auth import require_token
 from gateway.rest.errors import install_error_handlers
 from gateway.rest.limits import BodyLimitMiddleware
-from gateway.rest.routes import catalog, info, operations, sessions, statements
+from gateway.rest.routes import catalog, info, operations, session_tools, sessions, statements
 
 DESCRIPTION = """The Spark SQL Workbench gateway over HTTP, compatible with Apache Flink's SQL Gateway
 REST API (v1, v2) where they overlap, plus catalog, module and jar endpoints under /v2.
