@@ -42,7 +42,8 @@ def _common():
 
 
 def _v2_only():
-    return [info.v2_router, sessions.v2_router, statements.v2_router, operations.v2_router, catalog.router] + \
+    return [info.v2_router, sessions.v2_router, session_tools.router, statements.v2_router, operations.v2_router,
+            catalog.router] + \
         _feature_routers(v1=False)
 
 
