@@ -11,6 +11,7 @@ from gateway.errors import GatewayError, InvalidRequestError, ObjectNotFoundErro
 from gateway.models import (Column, FunctionDetail, FunctionInfo, FunctionKind, TableDetail, TableInfo,
                      TableKind)
 from gateway.core.serialization import error_json, type_json
+from gateway.spark.errors import ENGINE_ERRORS
 from gateway.features.atomic.staged import is_staging_name
 
 _VIEW_TYPES = {"VIEW", "TEMPORARY", "MATERIALIZED_VIEW"}
@@ -54,7 +55,7 @@ def _spark_call(what: str, fn, *args):
         return fn(*args)
     except GatewayError:
         raise
-    except Exception as exc:  # Spark's own error, with its class and SQLSTATE
+    except ENGINE_ERRORS as exc:  # Spark's own error, with its class and SQLSTATE; a bug of ours propagates
         error = error_json(exc)
         raise SqlExecutionError(f"{what} failed: {error['root_cause']}", error) from None
 
