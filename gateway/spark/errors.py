@@ -151,7 +151,8 @@ def _java_root(throwable, fallback: str) -> _Root:
     if chosen is None:
         chosen = next((i for i in meaningful if conditions[i]), meaningful[0] if meaningful else len(chain) - 1)
     root, name = chain[chosen], names[chosen]
-    message = root.getMessage()
+    # A job abort without a cause carries the task's stack in its message: keep the words.
+    message = (root.getMessage() or "").split("\n\tat ")[0].strip()
     if not spark_errors[chosen]:
         return _Root(f"{name}: {message}" if message else name, name.rsplit(".", 1)[-1])
     utils = jvm.PythonErrorUtils
