@@ -88,3 +88,9 @@ class ResourceError(GatewayError):
     """A jar or function resource cannot be fetched, is missing, or was removed from the session."""
 
     http_status = 400
+
+
+class InternalError(GatewayError):
+    """A bug in the gateway's own code (not a Spark failure): HTTP 500, with a log line."""
+
+    http_status = 500

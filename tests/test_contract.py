@@ -113,3 +113,28 @@ def test_an_unknown_attribute_is_an_attribute_error(gateway):
     with pytest.raises(AttributeError, match="no attribute 'not_a_call'"):
         gateway.not_a_call  # noqa: B018
     assert isinstance(GatewayService.__getattr__, object)
+
+
+def test_a_bug_in_our_code_is_an_internal_error_never_a_sql_error(gateway, session, caplog):
+    """A Python bug inside a call answers InternalError (HTTP 500) with a log line; Spark's failures stay SQL errors."""
+    from gateway import SqlExecutionError
+    from gateway.errors import InternalError
+
+    completion = gateway.features["completion"]
+    original = completion.completer.complete
+
+    def broken(*args, **kwargs):
+        raise KeyError("a bug")
+
+    completion.completer.complete = broken
+    try:
+        with caplog.at_level("ERROR", logger="gateway.core.service"):
+            with pytest.raises(InternalError, match="complete_candidates failed: internal error KeyError") as caught:
+                gateway.complete_candidates(session, "SELECT ", 7)
+        assert caught.value.http_status == 500 and not isinstance(caught.value, SqlExecutionError)
+        assert any("internal error" in r.getMessage() and r.exc_info for r in caplog.records)
+    finally:
+        completion.completer.complete = original
+    with pytest.raises(SqlExecutionError) as spark_failure:
+        gateway.get_table(session, "no_such_db_here.no_such_table")
+    assert spark_failure.value.error["error_class"] != "InternalError"

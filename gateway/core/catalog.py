@@ -17,6 +17,7 @@ from gateway.models import (Column, FunctionDetail, FunctionInfo, FunctionKind, 
                      TableKind)
 from gateway.core.functions import builtin_functions
 from gateway.core.serialization import error_json, type_json
+from gateway.spark.errors import ENGINE_ERRORS
 
 # Tables no listing shows: a feature appends ``name -> True to hide`` (the atomic-write feature
 # hides the staging and backup tables of its running writes, which are not the user's).
@@ -63,7 +64,7 @@ def _spark_call(what: str, fn, *args):
         return fn(*args)
     except GatewayError:
         raise
-    except Exception as exc:  # Spark's own error, with its class and SQLSTATE
+    except ENGINE_ERRORS as exc:  # Spark's own error, with its class and SQLSTATE; a bug of ours propagates
         error = error_json(exc)
         raise SqlExecutionError(f"{what} failed: {error['root_cause']}", error) from None
 

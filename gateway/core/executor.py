@@ -18,6 +18,8 @@ from gateway.models import Column, OperationStatus, StatementSummary
 from gateway.core.operations import Operation, bind_current
 from gateway.core.serialization import error_json, type_json
 from gateway.spark.conf import restore_conf
+from gateway.spark.errors import ENGINE_ERRORS
+from gateway.spark.jobs import clear_job_group
 from gateway.core.statements import Statement, StatementKind, split_script
 
 log = logging.getLogger(__name__)
@@ -124,7 +126,7 @@ class StatementRunner:
                 restore_conf(spark, restore)
             if locked:
                 session.run_lock.release()
-            _clear_job_group(sc)
+            clear_job_group(spark)
             bind_current(None)
             operation.done.set()
 
@@ -175,19 +177,6 @@ class StatementRunner:
             log.warning("operation %s failed while streaming: %s", operation.handle, error["root_cause"])
 
 
-def _clear_job_group(sc) -> None:
-    """Take the operation's job group off this pool thread.
-
-    One Py4J call (``JavaSparkContext.clearJobGroup``) instead of three ``setLocalProperty``
-    calls: under load each round trip waited milliseconds for the JVM (measured with py-spy).
-    """
-    try:
-        sc._jsc.clearJobGroup()
-    except Exception:  # no JVM handle (e.g. Spark Connect): the public way
-        for key in ("spark.jobGroup.id", "spark.job.description", "spark.job.interruptOnCancel"):
-            sc.setLocalProperty(key, None)
-
-
 def _marked(batches: list) -> Iterable:
     """``(batch, is_last)`` pairs of an in-memory result."""
     return ((batch, i == len(batches) - 1) for i, batch in enumerate(batches))
@@ -220,7 +209,7 @@ def _apply_config(spark, config: dict) -> dict:
         for key, value in config.items():
             restore[key] = spark.conf.get(key, None)  # None: not set in this session
             spark.conf.set(key, str(value))
-    except Exception as exc:
+    except ENGINE_ERRORS as exc:  # Spark refused the setting (a static one, a bad value)
         restore_conf(spark, restore)
         raise InvalidStatementError(
             f"the operation setting {key!r} cannot be applied: {error_json(exc)['root_cause']} "

@@ -12,9 +12,7 @@ import base64
 import datetime as dt
 import decimal
 import gc
-import re
 import threading
-import traceback
 from contextlib import contextmanager
 from typing import Any, Iterator, Optional
 
@@ -23,6 +21,7 @@ import pyarrow.compute as pc
 from pyspark.sql import types as T
 
 from gateway.models import type_name  # noqa: F401  (a value helper of the contract, kept importable here)
+from gateway.spark.errors import describe_failure
 
 # ---------------------------------------------------------------------------------------------
 # Types
@@ -187,61 +186,12 @@ def arrow_rows(batch: pa.RecordBatch | pa.Table) -> list[list]:
 # Errors
 # ---------------------------------------------------------------------------------------------
 
-_LINE_POS = re.compile(r"\(line (\d+), pos (\d+)\)")
-_LINE_POSITION = re.compile(r"== SQL \(line (\d+), position (\d+)\) ==")
-
-
 def error_json(exc: BaseException, statement: Optional[str] = None, line_offset: int = 0,
                statement_index: Optional[int] = None) -> dict:
-    """``{"root_cause", "exception_stack"}`` plus Spark's error class, SQLSTATE and position.
-
-    ``line`` is 1-based and ``position`` 0-based (Spark's convention); ``line_offset`` shifts
-    the line from the statement to the script it came from.
-    """
+    """A GatewayError's own JSON; anything else as ``gateway.spark.errors.describe_failure`` reads it
+    (Spark's error class, SQLSTATE, position and root cause)."""
     from gateway.errors import GatewayError
 
     if isinstance(exc, GatewayError):
         return exc.to_json()
-    message = str(exc).strip()
-    data: dict[str, Any] = {
-        "root_cause": message.split("\n== SQL")[0].split("\n\n== SQL ==")[0].strip(),
-        "exception_stack": "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))[-8000:],
-        "error_class": None,
-        "sqlstate": None,
-    }
-    get_condition = getattr(exc, "getCondition", None) or getattr(exc, "getErrorClass", None)
-    if get_condition:
-        try:
-            data["error_class"] = get_condition()
-            data["sqlstate"] = exc.getSqlState()
-            data["message_parameters"] = exc.getMessageParameters()
-        except Exception:  # the JVM may be gone; keep what we have
-            pass
-    if data["error_class"] is None:
-        data["error_class"] = type(exc).__name__
-    line = position = None
-    match = _LINE_POS.search(message) or _LINE_POSITION.search(message)
-    if match:
-        line, position = int(match.group(1)), int(match.group(2))
-        if match.re is _LINE_POSITION:
-            position -= 1  # "position" is 1-based in that header
-    elif statement is not None:
-        try:
-            contexts = exc.getQueryContext() or []
-        except Exception:
-            contexts = []
-        for context in contexts:
-            try:
-                start = context.startIndex()
-            except Exception:
-                continue
-            if start is not None and start >= 0:
-                before = statement[:start]
-                line, position = before.count("\n") + 1, start - (before.rfind("\n") + 1)
-                break
-    if line is not None:
-        data["line"] = line + line_offset
-        data["position"] = position
-    if statement_index is not None:
-        data["statement_index"] = statement_index
-    return data
+    return describe_failure(exc, statement, line_offset, statement_index)

@@ -27,19 +27,21 @@ from gateway.core.sample_data import SAMPLE_DATABASE, create_sample_database
 from gateway.core.serialization import error_json
 from gateway.core.sessions import Session, SessionManager
 from gateway.core.statements import changes_schema, configure_kinds
-from gateway.errors import (GatewayError, InvalidRequestError, InvalidStatementError, OperationStateError,
-                            SqlExecutionError)
+from gateway.errors import (GatewayError, InternalError, InvalidRequestError, InvalidStatementError,
+                            OperationStateError, SqlExecutionError)
 from gateway.features.base import Feature, FeatureNotInstalledError, PageSpec, feature_classes
 from gateway.handles import OperationHandle, SessionHandle
 from gateway.models import (Column, FunctionDetail, FunctionInfo, FunctionKind, OperationInfo, OperationProgress,
                             OperationStatus, OperationType, ResultSet, ResultType, TableDetail, TableInfo, TableKind)
+from gateway.spark.errors import is_engine_failure
 from gateway.spark.root import get_or_create_root
 
 log = logging.getLogger(__name__)
 
 
 def _wrapped(method, name: Optional[str] = None):
-    """Let GatewayErrors through; turn anything else into one with Spark's error details."""
+    """Let GatewayErrors through; a Spark failure becomes a SqlExecutionError with Spark's details;
+    anything else is a bug of ours: logged with its stack, and an InternalError (HTTP 500)."""
     label = name or method.__name__
 
     @functools.wraps(method)
@@ -49,10 +51,19 @@ def _wrapped(method, name: Optional[str] = None):
         except GatewayError:
             raise
         except Exception as exc:
-            error = error_json(exc)
-            raise SqlExecutionError(f"{label} failed: {error['root_cause']}", error) from exc
+            raise _mapped(exc, f"{label} failed") from exc
 
     return call
+
+
+def _mapped(exc: Exception, doing: str) -> GatewayError:
+    """The one decision between a Spark failure and a bug of ours (the mapping itself: gateway/spark/errors.py)."""
+    if is_engine_failure(exc):
+        error = error_json(exc)
+        return SqlExecutionError(f"{doing}: {error['root_cause']}", error)
+    log.exception("%s: internal error", doing)
+    return InternalError(f"{doing}: internal error {type(exc).__name__}: {exc}. This is a bug in the workbench; "
+                         f"the server log has its stack trace", error_class="InternalError")
 
 
 # Every call of the contract; a feature call missing from this gateway answers FeatureNotInstalledError.
@@ -170,9 +181,9 @@ class GatewayService(EditorCalls):
                 feature.open_session(session)
         except Exception as exc:
             self.sessions.close(session.handle)
-            error = error_json(exc)
-            raise SqlExecutionError(f"the session setting could not be applied: {error['root_cause']}",
-                                    error) from None
+            if isinstance(exc, GatewayError):
+                raise
+            raise _mapped(exc, "the session setting could not be applied") from None
         return session.handle
 
     @_wrapped

@@ -5,19 +5,20 @@ list) or a plan that Spark proves small (a global LIMIT, one aggregate row, a sh
 are taken with one ``collect()``, exactly as a direct ``spark.sql(q).collect()`` does: no
 Spark job for driver-side rows, one job otherwise.
 
-Everything else streams (``ArrowBatchStream``): this is the one adapter that reaches into the
-JVM: ``Dataset.toArrowBatchRdd`` served by ``PythonRDD.toLocalIteratorAndServe`` runs one Spark
+Everything else streams (``ArrowBatchStream``), through the JVM (``Capability.PARTITION_STREAM``):
+``Dataset.toArrowBatchRdd`` served by ``PythonRDD.toLocalIteratorAndServe`` runs one Spark
 job per partition, the next one computed while the client reads the current one, so the driver
-holds at most two partitions and the producer waits for the client. Where the JVM is not
-reachable (e.g. Spark Connect) it falls back to the public ``toLocalIterator()`` with rows
-packed into Arrow batches.
+holds at most two partitions and the producer waits for the client. A backend without it
+(e.g. Spark Connect) takes the public ``toLocalIterator()``, rows packed into Arrow batches.
 """
 from __future__ import annotations
 
-import re
-from typing import Iterator, Optional
+from typing import Iterator
 
 import pyarrow as pa
+
+from gateway.spark.backend import Capability, jdataframe, jvm, supports
+from gateway.spark.plans import proven_max_rows
 
 FALLBACK_BATCH_ROWS = 10_000
 # Results Spark proves to have at most this many rows are collected in one go (one job for
@@ -36,27 +37,13 @@ def arrow_schema(schema, timezone: str) -> pa.Schema:
 # Small results
 # ---------------------------------------------------------------------------------------------
 
-def proven_max_rows(df) -> Optional[int]:
-    """The most rows Spark can prove the result has (the optimized plan's ``maxRows``), or None.
-
-    JVM adapter: a global LIMIT n proves n, an aggregate without GROUP BY 1, ``range(10)`` 10,
-    a join of bounded sides their product; a table scan proves nothing. Without the JVM (Spark
-    Connect) nothing is proven and the result streams.
-    """
-    try:
-        # Scala's Option as text ("Some(10)" or "None"): one Py4J round trip fewer than asking it.
-        bound = str(df._jdf.queryExecution().optimizedPlan().maxRows().toString())
-    except Exception:  # no JVM, or a Spark whose plan API differs: stream it
-        return None
-    match = re.fullmatch(r"Some\((\d+)\)", bound)
-    return int(match.group(1)) if match else None
-
-
 def is_small(df) -> bool:
     """True when collecting the result at once is bounded: its rows are already in the driver
     (``isLocal``: command output, VALUES) or Spark proves at most ``SMALL_RESULT_ROWS``."""
     if df.isLocal():
         return True
+    if not supports(df.sparkSession, Capability.PLAN_INTERNALS):
+        return False  # nothing is proven without Catalyst's plan: the result streams
     bound = proven_max_rows(df)
     return bound is not None and bound <= SMALL_RESULT_ROWS
 
@@ -97,16 +84,15 @@ class ArrowBatchStream:
         self._spark_schema = schema
         self.partitions = 0
         self.used_fallback = False
-        try:
-            jvm = df.sparkSession.sparkContext._jvm
-            jrdd = df._jdf.toArrowBatchRdd()
-            self.partitions = jrdd.getNumPartitions()
-            serve = jvm.org.apache.spark.api.python.PythonRDD.toLocalIteratorAndServe
-            port, secret, self._server = serve(jrdd, True)  # prefetch: compute the next partition early
-        except AttributeError:
+        if not supports(df.sparkSession, Capability.PARTITION_STREAM):
             self.used_fallback = True
             self._rows = df.toLocalIterator()
             return
+        what = "streaming a result partition by partition"
+        jrdd = jdataframe(df, Capability.PARTITION_STREAM, what).toArrowBatchRdd()
+        self.partitions = jrdd.getNumPartitions()
+        serve = jvm(df.sparkSession, Capability.PARTITION_STREAM, what).org.apache.spark.api.python.PythonRDD
+        port, secret, self._server = serve.toLocalIteratorAndServe(jrdd, True)  # prefetch the next partition
         from pyspark.util import local_connect_and_auth
 
         self._sockfile, self._sock = local_connect_and_auth(port, secret)
@@ -159,7 +145,7 @@ class ArrowBatchStream:
 
                 write_int(0, self._sockfile)
                 self._sockfile.flush()
-            except Exception:  # the JVM side may already be gone
+            except OSError:  # the JVM side already closed the connection
                 pass
         self._release()
 
@@ -168,7 +154,7 @@ class ArrowBatchStream:
             try:
                 if resource is not None:
                     resource.close()
-            except Exception:
+            except OSError:  # flushing into a connection the JVM already closed
                 pass
         self._sockfile = self._sock = None
 

@@ -1,10 +1,18 @@
 """What the Spark behind a session can do, and the one fallback policy.
 
 Every reach into the JVM (``_jvm``, ``_jsparkSession``, ``_jsc``, ``_jdf``) lives in
-``gateway/spark/``. Classic PySpark has a Py4J gateway to the driver JVM; Spark Connect has
-none. A named call in this package either works, or (when ``supports`` says the backend
-cannot) raises ``NotAvailableOnBackend`` with what is missing. Callers that have a
-public-API path ask ``supports`` first and take it; nothing swallows a failure silently.
+``gateway/spark/``, and only the accessors below touch those handles. Classic PySpark has a
+Py4J gateway to the driver JVM; Spark Connect has none. The policy:
+
+- a named call in this package either works, or raises ``NotAvailableOnBackend`` saying what
+  is not available (``require``);
+- a caller that has a public-API path (EXPLAIN instead of Catalyst's trees, ``os`` for local
+  files, ``toLocalIterator`` instead of the partition stream) asks ``supports`` first and takes
+  that path; nothing catches an exception to find out what the backend can do;
+- failures are caught narrowly (``gateway.spark.errors.ENGINE_ERRORS``), never by a catch-all
+  that would hide a bug.
+
+A new backend (Spark Connect, a cluster client) implements the capabilities it can here.
 """
 from __future__ import annotations
 
@@ -16,7 +24,16 @@ from gateway.errors import GatewayError
 class Capability(str, enum.Enum):
     """Things a feature may need from the Spark backend beyond the public DataFrame API."""
 
-    JVM = "jvm"  # classic PySpark: a Py4J gateway into the driver JVM
+    JVM = "jvm"                              # a Py4J gateway into the driver JVM
+    PARTITION_STREAM = "partition_stream"    # results served a partition at a time (toArrowBatchRdd)
+    PLAN_INTERNALS = "plan_internals"        # Catalyst plans: JSON trees, maxRows, metrics, optimize now
+    SESSION_STATE = "session_state"          # session/shared state: catalog plugins, jar class loader, metastore
+    HADOOP_FILESYSTEM = "hadoop_filesystem"  # Hadoop's FileSystem with Spark's Hadoop configuration
+    JOB_CONTROL = "job_control"              # clearing a thread's job group in one call
+
+
+# Classic PySpark offers each of these through the driver JVM, and only through it.
+_THROUGH_THE_JVM = frozenset(Capability)
 
 
 class NotAvailableOnBackend(GatewayError):
@@ -25,11 +42,16 @@ class NotAvailableOnBackend(GatewayError):
     http_status = 501
 
 
+def _has_jvm(spark) -> bool:
+    # ``_jsparkSession`` first: a Spark Connect session raises (not AttributeError) on ``sparkContext``.
+    return getattr(spark, "_jsparkSession", None) is not None and \
+        getattr(getattr(spark, "sparkContext", None), "_jvm", None) is not None
+
+
 def supports(spark, capability: Capability) -> bool:
     """Can ``spark`` (a SparkSession) do ``capability``?"""
-    if capability is Capability.JVM:
-        return getattr(spark, "_jsparkSession", None) is not None and \
-            getattr(getattr(spark, "sparkContext", None), "_jvm", None) is not None
+    if capability in _THROUGH_THE_JVM:
+        return _has_jvm(spark)
     return False
 
 
@@ -41,13 +63,27 @@ def require(spark, capability: Capability, what: str) -> None:
             f"{type(spark).__module__}.{type(spark).__name__} does not offer (classic PySpark does)")
 
 
-def jvm(spark):
+# -- the accessors: the only code that touches the Py4J handles --------------------------------
+
+def jvm(spark, capability: Capability = Capability.JVM, what: str = "the driver JVM"):
     """The driver JVM's Py4J view (``spark.sparkContext._jvm``); only for code in gateway/spark/."""
-    require(spark, Capability.JVM, "the driver JVM")
+    require(spark, capability, what)
     return spark.sparkContext._jvm
 
 
-def jsession(spark):
+def jsession(spark, capability: Capability = Capability.JVM, what: str = "the driver JVM"):
     """The JVM SparkSession behind ``spark``; only for code in gateway/spark/."""
-    require(spark, Capability.JVM, "the driver JVM")
+    require(spark, capability, what)
     return spark._jsparkSession
+
+
+def jcontext(spark, capability: Capability = Capability.JVM, what: str = "the driver JVM"):
+    """The JavaSparkContext behind ``spark``; only for code in gateway/spark/."""
+    require(spark, capability, what)
+    return spark.sparkContext._jsc
+
+
+def jdataframe(df, capability: Capability = Capability.JVM, what: str = "the driver JVM"):
+    """The JVM Dataset behind a DataFrame; only for code in gateway/spark/."""
+    require(df.sparkSession, capability, what)
+    return df._jdf

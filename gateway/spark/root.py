@@ -11,6 +11,7 @@ from pathlib import Path
 
 from gateway.config import WorkbenchConfig
 from gateway.errors import JavaNotFoundError
+from gateway.spark.backend import jcontext
 
 MIN_JAVA = 17
 _INSTALL_HINT = ("Install Java 17 or newer (Debian/Ubuntu: apt-get install openjdk-17-jdk-headless) "
@@ -78,7 +79,7 @@ def get_or_create_root(config: WorkbenchConfig):
 
     with _lock:
         active = SparkSession.getActiveSession() or SparkSession._instantiatedSession
-        if active is not None and not active.sparkContext._jsc.sc().isStopped():
+        if active is not None and not _stopped(active):
             return active
         java_version()
         for sub in ("warehouse", "metastore", "tmp"):
@@ -96,3 +97,8 @@ def get_or_create_root(config: WorkbenchConfig):
         root = builder.getOrCreate()
         root.sparkContext.setLogLevel(config["spark.log_level"])
         return root
+
+
+def _stopped(spark) -> bool:
+    """Was the root's SparkContext stopped in the JVM (where pyspark may not have noticed)?"""
+    return bool(jcontext(spark, what="checking whether the root SparkSession was stopped").sc().isStopped())

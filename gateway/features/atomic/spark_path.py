@@ -6,44 +6,10 @@ one job, and aborts the staged table on failure), so the statement goes to Spark
 """
 from __future__ import annotations
 
-import logging
 from typing import Optional
 
 from gateway.features.atomic.parse import WriteRequest
 from gateway.features.atomic.protocol import TwoPhaseCatalogTable, WriteStep
-
-log = logging.getLogger(__name__)
-
-_STAGING_CATALOG_CLASS = "org.apache.spark.sql.connector.catalog.StagingTableCatalog"
-
-
-def supports_staging(spark, catalog: str) -> bool:
-    """Does this catalog implement StagingTableCatalog? (JVM adapter; False when it cannot tell.)"""
-    try:
-        jvm = spark._jvm
-        plugin = spark._jsparkSession.sessionState().catalogManager().catalog(catalog)
-        return bool(jvm.java.lang.Class.forName(_STAGING_CATALOG_CLASS).isInstance(plugin))
-    except Exception:
-        log.debug("cannot tell whether catalog %s supports staging", catalog, exc_info=True)
-        return False
-
-
-def written_rows(df) -> Optional[int]:
-    """Rows a write command wrote, from its ``numOutputRows`` metric (JVM adapter; None if unknown)."""
-    try:
-        plan = df._jdf.queryExecution().executedPlan()
-        nodes = [plan]
-        try:
-            nodes.insert(0, plan.commandPhysicalPlan())
-        except Exception:
-            pass
-        for node in nodes:
-            metric = node.metrics().get("numOutputRows")
-            if metric.isDefined():
-                return int(metric.get().value())
-    except Exception:
-        log.debug("the write metrics are not reachable", exc_info=True)
-    return None
 
 
 class SparkWrite(TwoPhaseCatalogTable):

@@ -12,13 +12,16 @@ from urllib.parse import urlparse
 from gateway.errors import InvalidStatementError, OperationStateError
 from gateway.models import OperationStatus
 from gateway.core.operations import current_operation
+from gateway.spark.backend import Capability, supports
 from gateway.spark.conf import restore_conf
+from gateway.spark.errors import ENGINE_ERRORS
+from gateway.spark.writes import catalog_stages_writes, written_rows
 from gateway.core.statements import Statement
 from gateway.features.atomic.journal import Journal
 from gateway.features.atomic.metastore import SESSION_CATALOG, SessionCatalog
 from gateway.features.atomic.parse import WriteAction, WriteRequest, parse_write
 from gateway.features.atomic.protocol import TwoPhaseCatalogTable, WriteStep
-from gateway.features.atomic.spark_path import SparkWrite, supports_staging, written_rows
+from gateway.features.atomic.spark_path import SparkWrite
 from gateway.features.atomic.staged import StagedCreate, StagedOverwrite, StagedReplace, StagedWrite
 
 log = logging.getLogger(__name__)
@@ -44,7 +47,7 @@ class AtomicWriter:
             for step in table.statements:
                 df = _run_step(spark, step)
             rows = table.staged_rows() if isinstance(table, StagedWrite) else None
-            if rows is None and df is not None:
+            if rows is None and df is not None and supports(spark, Capability.PLAN_INTERNALS):
                 rows = written_rows(df)
             self._commit(operation, table, rows, self._is_last(operation, statement))
         except BaseException:
@@ -61,7 +64,10 @@ class AtomicWriter:
             return SparkWrite(None, text, False, "sqlglot could not parse the statement; Spark ran it unchanged")
         catalog, db, name = _resolve(spark, request)
         if catalog != SESSION_CATALOG or _session_catalog_replaced(spark):
-            if supports_staging(spark, catalog):
+            if not supports(spark, Capability.SESSION_STATE):
+                return SparkWrite(request, text, False, f"this Spark backend cannot tell whether catalog "
+                                  f"{catalog} stages writes; Spark ran the statement unchanged")
+            if catalog_stages_writes(spark, catalog):
                 return SparkWrite(request, text, True, f"catalog {catalog} stages the write itself")
             return SparkWrite(request, text, False, f"catalog {catalog} has no staging; Spark ran it unchanged")
         if request.has_location:
@@ -165,12 +171,12 @@ def _session_catalog_replaced(spark) -> bool:
     """A plugin (Delta, Iceberg) took over spark_catalog: let Spark and the plugin handle the write."""
     try:
         return bool(spark.conf.get("spark.sql.catalog.spark_catalog", None))
-    except Exception:
+    except ENGINE_ERRORS:
         return False
 
 
 def _is_temp_view(spark, name: str) -> bool:
     try:
         return any(t.isTemporary and t.name.lower() == name.lower() for t in spark.catalog.listTables())
-    except Exception:
+    except ENGINE_ERRORS:
         return False

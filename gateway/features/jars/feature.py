@@ -26,6 +26,9 @@ from gateway.features.jars.function_sql import (CreateFunction, FunctionRegistry
 from gateway.features.jars.store import JarStore, StoredJar, UdfClass, hadoop_fetcher, jar_has_class
 from gateway.models import FunctionDetail, FunctionKind, JarInfo
 from gateway.core.statements import Statement, StatementKind
+from gateway.spark.backend import Capability, supports
+from gateway.spark.catalog import function_resources
+from gateway.spark.classloader import use_added_jars_on_this_thread
 
 _SPARK = Dialect.get_or_raise("spark")
 _JVM_SUFFIXES = (".jar",)
@@ -114,30 +117,20 @@ class ResourceFeature:
 def use_jar_class_loader(spark) -> None:
     """Let this worker's JVM thread load classes from the jars ADD JAR put on the class path.
 
-    A JVM adapter: Spark sets the context class loader only on the thread
-    that ran ADD JAR, while statements run on pool threads. Without a JVM (Spark Connect) it
-    does nothing, and Spark's own class loading applies.
+    Spark sets the context class loader only on the thread that ran ADD JAR, while statements
+    run on pool threads. A backend without Spark's session state (Spark Connect) loads classes
+    its own way, so there is nothing to do.
     """
-    try:
-        loader = spark._jsparkSession.sharedState().jarClassLoader()
-        spark.sparkContext._jvm.java.lang.Thread.currentThread().setContextClassLoader(loader)
-    except Exception:  # noqa: BLE001 - no JVM behind this session
-        pass
+    if supports(spark, Capability.SESSION_STATE):
+        use_added_jars_on_this_thread(spark)
 
 
 def metastore_function_resources(spark, database: Optional[str], name: str) -> list[dict]:
-    """The resource list Spark stored for a persistent function (JVM adapter; [] without a JVM)."""
-    if not database:
+    """The resource list Spark stored for a persistent function ([] when the metastore does not
+    know it, or the backend cannot read the metastore's function records)."""
+    if not database or not supports(spark, Capability.SESSION_STATE):
         return []
-    try:
-        function = spark._jsparkSession.sharedState().externalCatalog().getFunction(database, name)
-        resources, found = function.resources().iterator(), []
-        while resources.hasNext() and len(found) < 1000:
-            resource = resources.next()
-            found.append({"type": str(resource.resourceType().resourceType()).upper(), "uri": str(resource.uri())})
-        return found
-    except Exception:  # noqa: BLE001 - no JVM, or the metastore does not know it
-        return []
+    return function_resources(spark, database, name)
 
 
 def _manager(session) -> "ResourceManager":

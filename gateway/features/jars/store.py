@@ -25,6 +25,8 @@ from typing import Optional
 
 from gateway.errors import InvalidRequestError, ResourceError
 from gateway.models import UdfClass  # noqa: F401  (value types of the contract)
+from gateway.spark.backend import Capability, supports
+from gateway.spark.files import HadoopFileSystem
 
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,199}$")
 _ZIP_SUFFIXES = (".jar", ".zip", ".whl")
@@ -391,25 +393,18 @@ def _inside(path: Path, folder: Path) -> bool:
 def hadoop_fetcher(spark):
     """Copy a Hadoop-filesystem URI (hdfs://, s3a://, …) to a local file with Spark's Hadoop config.
 
-    The one JVM adapter of this module: pyspark has no public Hadoop FileSystem API. Without a
-    JVM (Spark Connect) the fetcher raises a clear error instead.
+    pyspark has no public Hadoop FileSystem API (``gateway.spark.files``); a backend without it
+    (Spark Connect) gets a clear error instead.
     """
 
     def fetch(uri: str, local: Path) -> None:
-        try:
-            jvm = spark.sparkContext._jvm
-            conf = spark.sparkContext._jsc.hadoopConfiguration()
-        except Exception:  # noqa: BLE001 - no JVM behind this session
+        if not supports(spark, Capability.HADOOP_FILESYSTEM):
             raise ResourceError(f"{uri!r} needs Spark's Hadoop file systems, which this Spark connection "
-                                f"does not expose; download the jar and upload it instead") from None
+                                f"does not expose; download the jar and upload it instead")
         try:
-            source = jvm.org.apache.hadoop.fs.Path(uri)
-            fs = source.getFileSystem(conf)
-            fs.copyToLocalFile(False, source, jvm.org.apache.hadoop.fs.Path(str(local)), True)
-        except Exception as exc:  # noqa: BLE001 - py4j wraps the Java error
-            message = str(exc).strip().splitlines()
-            detail = next((line for line in message if "Exception" in line), message[0] if message else "")
-            raise ResourceError(f"reading {uri} through Spark's Hadoop configuration failed: {detail.strip()}. "
+            HadoopFileSystem(spark).copy_to_local(uri, local)
+        except OSError as exc:
+            raise ResourceError(f"reading {uri} through Spark's Hadoop configuration failed: {exc}. "
                                 f"Check the URI and the spark.hadoop.* settings (credentials, endpoints).") from None
         if not local.is_file():
             raise ResourceError(f"reading {uri} through Spark's Hadoop configuration gave no file")

@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass
 
 from gateway.errors import GatewayError
 from gateway.core.serialization import error_json
+from gateway.spark.errors import ENGINE_ERRORS
 from gateway.features.plans.compiler import plan_text, planning_context
 from gateway.features.plans.document import accepts
 from gateway.features.plans.functions import function_versions
@@ -130,9 +131,7 @@ def _plan_drift(spark, plan: dict, context_lines: int = 2, limit: int = 30) -> l
         with planning_context(spark, statement.get("current_catalog"), statement.get("current_database"),
                               plan["config"]):
             now = stable_text(planned(spark, statement["text"]).analyzed_text).rstrip() + "\n"
-    except GatewayError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - Spark's analysis error is the difference
+    except ENGINE_ERRORS as exc:  # Spark's analysis error is the difference
         return [Difference("plan", "statement", f"the statement no longer analyzes: {error_json(exc)['root_cause']}")]
     before = plan_text(plan, "analyzed")
     if now == before:

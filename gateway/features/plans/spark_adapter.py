@@ -1,16 +1,19 @@
-"""The one place the plan feature reaches into the JVM, each call with a public fallback.
+"""How the plan feature gets plans from Spark: Catalyst's trees where the backend has them,
+``EXPLAIN EXTENDED`` text where it does not.
 
-``planned(spark, text)`` analyzes and optimizes a statement without running it: through the
-JVM it asks Spark's ``sessionState.executePlan(parsePlan(text), SKIP)`` (commands such as INSERT
-are analyzed, not executed) and gets both plans as JSON trees (``TreeNode.toJSON``) and text;
-without the JVM (Spark Connect, a cluster client) it parses ``EXPLAIN EXTENDED`` text.
+``planned(spark, text)`` analyzes and optimizes a statement without running it. With
+``Capability.PLAN_INTERNALS`` it asks Spark (``gateway.spark.plans.catalyst_plans``) for both
+plans as JSON trees and text; otherwise (Spark Connect, a cluster client) it parses
+``EXPLAIN EXTENDED`` text.
 """
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from typing import Optional
+
+from gateway.spark.backend import Capability, supports
+from gateway.spark.plans import catalyst_plans, optimize_now
 
 _SECTION = re.compile(r"^== (Parsed|Analyzed|Optimized|Physical) (Logical )?Plan ==$", re.M)
 _SCHEMA_LINE = re.compile(r"^(`[^`]*`|[^\s:\[(]+): \S")
@@ -28,29 +31,11 @@ class PlannedStatement:
 
 def planned(spark, text: str) -> PlannedStatement:
     """Analyzed and optimized plans of ``text``; nothing is executed."""
-    try:
-        jss = spark._jsparkSession
-        jvm = spark.sparkContext._jvm
-    except AttributeError:
+    if not supports(spark, Capability.PLAN_INTERNALS):
         return _from_explain(spark, text)
-    state = jss.sessionState()
-    skip = jvm.org.apache.spark.sql.execution.CommandExecutionMode.SKIP()
-    qe = state.executePlan(state.sqlParser().parsePlan(text), skip)
-    analyzed = qe.analyzed()
-    optimized = qe.optimizedPlan()
-    result = PlannedStatement(analyzed.treeString(), optimized.treeString(), source="jvm")
-    result.output_schema = json.loads(analyzed.schema().json())
-    result.analyzed_json = _to_json(analyzed)
-    result.optimized_json = _to_json(optimized)
-    return result
-
-
-def _to_json(plan) -> Optional[list]:
-    """Spark's JSON tree, or None where a node cannot be written as JSON (the text remains)."""
-    try:
-        return json.loads(plan.toJSON())
-    except Exception:  # noqa: BLE001 - some nodes hold values toJSON refuses; text is the fallback
-        return None
+    plans = catalyst_plans(spark, text)
+    return PlannedStatement(plans.analyzed_text, plans.optimized_text, plans.analyzed_json,
+                            plans.optimized_json, plans.output_schema, source="jvm")
 
 
 def _from_explain(spark, text: str) -> PlannedStatement:
@@ -72,8 +57,9 @@ def _explain_sections(explained: str) -> dict[str, str]:
 
 
 def force_optimized(df) -> None:
-    """Optimize a DataFrame's plan now (Spark caches it), so settings in force now shape it."""
-    try:
-        df._jdf.queryExecution().optimizedPlan()
-    except AttributeError:
-        pass  # no JVM: the plan is optimized when it runs
+    """Optimize a DataFrame's plan now (Spark caches it), so settings in force now shape it.
+
+    A backend without Catalyst's plan optimizes it when it runs, under the settings then.
+    """
+    if supports(df.sparkSession, Capability.PLAN_INTERNALS):
+        optimize_now(df)

@@ -1,0 +1,21 @@
+"""Spark jobs of an operation: taking its job group off a pool thread."""
+from __future__ import annotations
+
+from gateway.spark.backend import Capability, jcontext, supports
+
+_JOB_GROUP_PROPERTIES = ("spark.jobGroup.id", "spark.job.description", "spark.job.interruptOnCancel")
+
+
+def clear_job_group(spark) -> None:
+    """Take the operation's job group off this pool thread.
+
+    Through the JVM it is one Py4J call (``JavaSparkContext.clearJobGroup``) instead of three
+    ``setLocalProperty`` calls: under load each round trip waited milliseconds for the JVM
+    (measured with py-spy). Without it, the public way.
+    """
+    if supports(spark, Capability.JOB_CONTROL):
+        jcontext(spark, Capability.JOB_CONTROL, "clearing a job group").clearJobGroup()
+        return
+    context = spark.sparkContext
+    for key in _JOB_GROUP_PROPERTIES:
+        context.setLocalProperty(key, None)
