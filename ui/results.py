@@ -83,6 +83,15 @@ def _status_line(run: Run) -> None:
 
 
 def _live_status(gateway, session, run: Run) -> None:
+    # Cancel stands outside the polling fragment: a button the fragment redraws every poll can lose
+    # a click that lands while it is being replaced (seen on a loaded machine).
+    if st.button("Cancel", key="cancel_run", icon=":material/stop_circle:", help="Stop the statement and its Spark jobs"):
+        cancel_run(gateway, session, run)
+        deadline = time.monotonic() + 5
+        while not run.finished and time.monotonic() < deadline:
+            time.sleep(0.05)
+        st.rerun()
+
     @st.fragment(run_every=_POLL_S)
     def poll() -> None:
         if run.finished:
@@ -99,12 +108,6 @@ def _live_status(gateway, session, run: Run) -> None:
         if run.spool is not None and run.spool.total:
             text += f" · {run.spool.total:,} rows fetched"
         st.progress(min(1.0, fraction or 0.0), text=text)
-        if st.button("Cancel", key="cancel_run", icon=":material/stop_circle:", help="Stop the statement and its Spark jobs"):
-            cancel_run(gateway, session, run)
-            deadline = time.monotonic() + 5
-            while not run.finished and time.monotonic() < deadline:
-                time.sleep(0.05)
-            st.rerun()
 
     poll()
 
