@@ -16,7 +16,7 @@ def main(argv=None) -> int:
     serve = commands.add_parser("serve", help="serve the REST API (FLIP-91) until interrupted")
     serve.add_argument("--host", help="address to bind (default rest.host, 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port (default rest.port, 8083)")
-    serve.add_argument("--config", help="configuration file (default $WORKBENCH_CONFIG or ./workbench.toml)")
+    serve.add_argument("--config", help="configuration file (default $WORKBENCH_CONFIG, else the project's workbench.toml)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:

@@ -1,7 +1,7 @@
 """Workbench configuration: one TOML file, every setting overridable from the environment.
 
 Each setting is declared once, with its default and a help text (Datasette's pattern);
-the README's table is checked against this list by a test.
+the table in docs/configuration.md is checked against this list (and the features' settings) by a test.
 """
 from __future__ import annotations
 
@@ -147,7 +147,7 @@ def _coerce(setting: Setting, value: Any) -> Any:
 
 
 def load_config(path: Optional[str | os.PathLike] = None, environ: Optional[dict] = None) -> WorkbenchConfig:
-    """Read defaults, then ``path`` (or $WORKBENCH_CONFIG, or ./workbench.toml), then the environment."""
+    """Read defaults, then ``path`` (or $WORKBENCH_CONFIG, or the project's workbench.toml), then the environment."""
     environ = dict(os.environ if environ is None else environ)
     file = Path(path) if path else Path(environ[CONFIG_ENV]) if environ.get(CONFIG_ENV) else DEFAULT_CONFIG_FILE
     known = _by_key()

@@ -174,7 +174,7 @@ def test_timeout_stops_the_job(gateway, session):
 
 
 def test_large_result_stays_within_the_buffer_bound_and_close_stops_it(gateway, session, config):
-    # 200 partitions of 250,000 rows: the driver holds one partition at a time (see README).
+    # 200 partitions of 250,000 rows: the driver holds one partition at a time (see docs/python-api.md).
     op = gateway.execute_statement(session, "SELECT id, id * 2 AS twice FROM range(0, 50000000, 1, 200)")
     fetcher = gateway.operation_fetcher(session, op)
     token = 0

@@ -2,7 +2,7 @@
 
 Spark cannot remove or reorder its built-ins, so ``core`` only decides clashes: a module that stands
 before ``core`` shadows built-ins of the same name; one after it does not. Built-ins themselves
-always answer, also by their qualified name ``system.builtin.f`` (README, "Modules (FLIP-68)").
+always answer, also by their qualified name ``system.builtin.f`` (docs/modules.md).
 """
 from __future__ import annotations
 

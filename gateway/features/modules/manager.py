@@ -1,6 +1,6 @@
 """ModuleManager: one session's loaded modules, which are used, in which order, and what Spark sees.
 
-How resolution order maps onto Spark 4.3 (measured, see README "Modules (FLIP-68)"):
+How resolution order maps onto Spark 4.3 (measured, see docs/modules.md):
 - For every function name, the first used module that provides it wins. The manager registers
   only winners, as session-temporary functions (``spark.udf.register`` for Python, ``CREATE
   TEMPORARY FUNCTION`` for SQL and jar functions), and drops a function when it stops winning.
