@@ -15,8 +15,9 @@ from gateway.core.operations import current_operation
 from gateway.spark.backend import Capability, supports
 from gateway.spark.conf import restore_conf
 from gateway.spark.errors import ENGINE_ERRORS
+from gateway.spark.parser import PlannedWrite, parse_write_target
 from gateway.spark.writes import catalog_stages_writes, written_rows
-from gateway.core.statements import Statement
+from gateway.core.statements import Statement, StatementKind
 from gateway.features.atomic.journal import Journal
 from gateway.features.atomic.metastore import SESSION_CATALOG, SessionCatalog
 from gateway.features.atomic.parse import WriteAction, WriteRequest, parse_write, quote
@@ -57,6 +58,24 @@ class AtomicWriter:
             self._abort(spark, table)
             raise
         return None
+
+    def handle_if_write(self, session, statement: Statement):
+        """StatementRunner handler for CREATE and QUERY statements: a CTAS/RTAS or INSERT OVERWRITE
+        that the leading words did not show (``CREATE TABLE t USING parquet SELECT …`` without AS,
+        ``… AS TABLE src``, ``WITH q AS (…) INSERT OVERWRITE t …``, ``FROM s INSERT OVERWRITE t …``)
+        is staged like the others; anything else runs as Spark runs it."""
+        spark = session.spark
+        if statement.kind == StatementKind.QUERY and "OVERWRITE" not in statement.words:
+            return spark.sql(statement.text)  # a plain query: no parse on the hot path
+        if not supports(spark, Capability.PLAN_INTERNALS):
+            return spark.sql(statement.text)
+        try:
+            planned = parse_write_target(spark, statement.text).plan
+        except ENGINE_ERRORS:  # Spark's parse error: Spark reports it, with the position, when it runs
+            planned = PlannedWrite.OTHER
+        if planned is PlannedWrite.OTHER:
+            return spark.sql(statement.text)
+        return self.handle(session, statement)
 
     # -- choosing the transaction ---------------------------------------------------------------
 
