@@ -11,10 +11,11 @@ import time
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from gateway import OperationStatus
+from gateway import InvalidStatementError, OperationStatus
 from gateway.features.atomic import ALLOW_NON_ATOMIC
 from gateway.features.atomic.parse import quote
 from gateway.spark.parser import PlannedWrite, parse_write_target
+from tests.test_spark_adapter import WithoutJvm
 from tests.test_atomic_writes import OLD, OLD_ROWS, operation, run, warehouse_files
 
 # Fails on its last row (id 7 of two partitions), after the first partition wrote its file.
@@ -138,6 +139,20 @@ def test_writes_the_leading_words_hide_are_staged_too(gateway, session):
     assert run(gateway, session, "SELECT 1 AS overwrite")[1] == [[1]]  # a query is still a query
     for table in ("aw_noas", "aw_astable", "values"):
         run(gateway, session, f"DROP TABLE {table}")
+
+
+def test_without_spark_s_parser_a_write_is_refused_unless_allowed(gateway, session):
+    """A backend with no JVM (Spark Connect) cannot read the target: refuse, never guess with sqlglot."""
+    spark = gateway.sessions.get(session).spark
+    writer = gateway.features["atomic"].writer
+    statement = "INSERT OVERWRITE TABLE range SELECT 1, 2"
+    with pytest.raises(InvalidStatementError, match="no SQL parser") as info:
+        writer.two_phase_table(WithoutJvm(spark), statement)
+    assert ALLOW_NON_ATOMIC in info.value.message
+    spark.conf.set(ALLOW_NON_ATOMIC, "true")
+    allowed = writer.two_phase_table(WithoutJvm(spark), statement)
+    assert allowed.atomic is False and allowed.statements[0].sql == statement
+    assert spark.conf.get(ALLOW_NON_ATOMIC, None) is None  # taken by that one write
 
 
 # -- every name Spark accepts (hypothesis) ------------------------------------------------------
