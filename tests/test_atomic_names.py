@@ -106,6 +106,9 @@ def test_a_write_that_cannot_be_staged_is_refused_unless_allowed_once(gateway, s
     assert rows_of(gateway, session, "aw_computed") == GOOD_ROWS
     # The permission was taken by that write: the next one is refused again.
     assert "cannot run atomically" in error_of(gateway, session, statement)
+    multi = f"FROM ({OLD}) q INSERT OVERWRITE aw_computed SELECT * INSERT INTO aw_computed SELECT *"
+    assert "multi-insert" in error_of(gateway, session, multi)
+    assert rows_of(gateway, session, "aw_computed") == GOOD_ROWS
     run(gateway, session, "DROP TABLE aw_computed")
     # IDENTIFIER of a literal is a name Spark's parser reads: it is staged like any other.
     run(gateway, session, f"CREATE TABLE aw_literal USING parquet AS {OLD}")

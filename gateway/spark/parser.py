@@ -23,6 +23,7 @@ class PlannedWrite(str, enum.Enum):
     CREATE_AS_SELECT = "CreateTableAsSelect"
     REPLACE_AS_SELECT = "ReplaceTableAsSelect"
     INSERT_OVERWRITE = "InsertIntoStatement"   # with overwrite=true
+    MULTI_INSERT_OVERWRITE = "Union"           # FROM s INSERT OVERWRITE a … INSERT … b …: several targets
     OTHER = "OTHER"                            # anything else (INSERT INTO, INSERT OVERWRITE DIRECTORY, …)
 
 
@@ -66,7 +67,15 @@ def parse_write_target(spark, text: str) -> WriteTarget:
                        has_location=bool(plan.tableSpec().location().isDefined()))
     if node == "InsertIntoStatement" and bool(plan.overwrite()):
         return _target(PlannedWrite.INSERT_OVERWRITE, plan, plan.table(), text)
+    if node == "Union" and any(child.nodeName() == "InsertIntoStatement" and bool(child.overwrite())
+                               for child in _children(plan)):
+        return WriteTarget(PlannedWrite.MULTI_INSERT_OVERWRITE, node)
     return WriteTarget(PlannedWrite.OTHER, node)
+
+
+def _children(plan) -> list:
+    children = plan.children()
+    return [children.apply(i) for i in range(children.length())]
 
 
 def _target(kind: PlannedWrite, plan, name_node, text: str, **flags) -> WriteTarget:

@@ -70,6 +70,10 @@ def parse_write(spark, text: str) -> Optional[WriteRequest]:
         return WriteRequest(None, text, None, -1, -1, unstageable=(
             f"Spark reads it as {target.plan_node}, whose target the workbench cannot stage "
             f"(a name given by IDENTIFIER of a variable or parameter is known only when it runs)"))
+    if target.plan is PlannedWrite.MULTI_INSERT_OVERWRITE:
+        return WriteRequest(None, text, None, -1, -1, unstageable=(
+            "it overwrites tables in a multi-insert (FROM … INSERT … INSERT …), one Spark job for several "
+            "targets; write one INSERT OVERWRITE per table to have each staged"))
     if target.plan is PlannedWrite.REPLACE_AS_SELECT:
         action = WriteAction.CREATE_OR_REPLACE if target.or_create else WriteAction.REPLACE
     else:
