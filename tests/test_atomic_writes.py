@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Optional
 
 import pytest
+from pyspark.errors import ParseException
 
 from gateway import InvalidStatementError, OperationStatus, SqlExecutionError
 from gateway.features.atomic import WriteAction, parse_write
@@ -150,26 +151,34 @@ def run_fault(gateway, session, fault, table: str, iterations: int = 10) -> dict
     return outcomes
 
 
-# -- statement parsing (no Spark) ---------------------------------------------------------------
+# -- statement parsing (Spark's own parser; nothing runs) -------------------------------------------
 
-def test_parse_finds_action_target_and_staged_statement():
-    ctas = parse_write("CREATE TABLE IF NOT EXISTS db.t USING parquet PARTITIONED BY (k) AS SELECT 1 AS id, 2 AS k")
+def test_parse_finds_action_target_and_staged_statement(gateway, session):
+    spark = gateway.sessions.get(session).spark
+    ctas = parse_write(spark, "CREATE TABLE IF NOT EXISTS db.t USING parquet PARTITIONED BY (k) AS SELECT 1 AS id, 2 AS k")
     assert ctas.action is WriteAction.CREATE and ctas.name_parts == ("db", "t") and ctas.if_not_exists
     assert ctas.against("`d`.`s`") == "CREATE TABLE `d`.`s` USING parquet PARTITIONED BY (k) AS SELECT 1 AS id, 2 AS k"
-    rtas = parse_write("REPLACE TABLE spark_catalog.`my db`.t STORED AS ORC AS WITH q AS (SELECT 1) SELECT * FROM q")
+    rtas = parse_write(spark, "REPLACE TABLE spark_catalog.`my db`.t STORED AS ORC AS WITH q AS (SELECT 1) SELECT * FROM q")
     assert rtas.action is WriteAction.REPLACE and rtas.name_parts == ("spark_catalog", "my db", "t")
-    assert parse_write("create or replace table t as select 1").action is WriteAction.CREATE_OR_REPLACE
-    overwrite = parse_write("INSERT OVERWRITE TABLE t PARTITION (k=1) SELECT 1")
+    assert parse_write(spark, "create or replace table t as select 1").action is WriteAction.CREATE_OR_REPLACE
+    overwrite = parse_write(spark, "INSERT OVERWRITE TABLE t PARTITION (k=1) SELECT 1")
     assert overwrite.action is WriteAction.INSERT_OVERWRITE
     assert overwrite.against("`s`") == "INSERT OVERWRITE TABLE `s` PARTITION (k=1) SELECT 1"
-    assert parse_write("CREATE TABLE t USING parquet LOCATION '/x' AS SELECT 1").has_location
+    assert parse_write(spark, "CREATE TABLE t USING parquet LOCATION '/x' AS SELECT 1").has_location
+    keyword = parse_write(spark, "INSERT OVERWRITE TABLE db.date SELECT 1")  # sqlglot read only `db`
+    assert keyword.name_parts == ("db", "date") and keyword.against("`s`") == "INSERT OVERWRITE TABLE `s` SELECT 1"
+    spark.sql("DECLARE OR REPLACE VARIABLE aw_name STRING DEFAULT 't'")
+    computed = parse_write(spark, "INSERT OVERWRITE IDENTIFIER(aw_name) SELECT 1")
+    assert computed.name_parts is None and "IDENTIFIER" in computed.unstageable  # refused, never run silently
 
 
-def test_parse_leaves_other_statements_to_spark():
-    assert parse_write("INSERT OVERWRITE DIRECTORY '/tmp/x' USING parquet SELECT 1") is None
-    assert parse_write("CREATE TABLE t (a INT) USING parquet") is None
-    assert parse_write("INSERT INTO t SELECT 1") is None
-    assert parse_write("CREATE TABLE t AS SELECT FROM WHERE (") is None
+def test_parse_leaves_other_statements_to_spark(gateway, session):
+    spark = gateway.sessions.get(session).spark
+    assert parse_write(spark, "INSERT OVERWRITE DIRECTORY '/tmp/x' USING parquet SELECT 1") is None
+    assert parse_write(spark, "CREATE TABLE t (a INT) USING parquet") is None
+    assert parse_write(spark, "INSERT INTO t SELECT 1") is None
+    with pytest.raises(ParseException):  # Spark's own message, with the position
+        parse_write(spark, "CREATE TABLE t AS SELECT FROM WHERE (")
 
 
 # -- the happy path and bad input ---------------------------------------------------------------

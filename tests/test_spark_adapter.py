@@ -24,6 +24,7 @@ from gateway.spark.catalog import function_resources
 from gateway.spark.classloader import use_added_jars_on_this_thread
 from gateway.spark.files import HadoopFileSystem
 from gateway.spark.jobs import clear_job_group
+from gateway.spark.parser import parse_write_target
 from gateway.spark.plans import catalyst_plans, optimize_now, proven_max_rows
 from gateway.spark.writes import catalog_stages_writes, written_rows
 
@@ -137,6 +138,7 @@ def test_named_calls_say_what_is_not_available_without_a_jvm(spark, tmp_path):
         "Hadoop's FileSystem with Spark's Hadoop configuration": lambda: HadoopFileSystem(no_jvm),
         "the class loader of the jars ADD JAR added": lambda: use_added_jars_on_this_thread(no_jvm),
         "the resources the metastore holds for a function": lambda: function_resources(no_jvm, "default", "f"),
+        "recognising a write statement with Spark's parser": lambda: parse_write_target(no_jvm, "SELECT 1"),
     }
     for what, call in calls.items():
         with pytest.raises(NotAvailableOnBackend) as info:

@@ -6,7 +6,7 @@ from gateway.features.atomic.parse import WriteAction, WriteRequest, parse_write
 from gateway.features.atomic.protocol import TwoPhaseCatalogTable
 from gateway.features.atomic.recovery import recover
 from gateway.features.atomic.staged import is_staging_name
-from gateway.features.atomic.writer import AtomicWriter
+from gateway.features.atomic.writer import ALLOW_NON_ATOMIC, AtomicWriter
 
-__all__ = ["AtomicWriter", "Journal", "TwoPhaseCatalogTable", "WriteAction", "WriteRequest",
+__all__ = ["ALLOW_NON_ATOMIC", "AtomicWriter", "Journal", "TwoPhaseCatalogTable", "WriteAction", "WriteRequest",
            "is_staging_name", "parse_write", "recover"]

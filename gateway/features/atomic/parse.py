@@ -1,12 +1,13 @@
 """Understand a CTAS, RTAS or INSERT OVERWRITE statement well enough to stage it.
 
-sqlglot (dialect spark) parses the statement to learn what it is and which table it names;
-the original text is kept and only the target name is spliced out (found with sqlglot's
-tokenizer), so Spark still sees the user's own clauses (USING, STORED AS, PARTITIONED BY,
-OPTIONS, TBLPROPERTIES, PARTITION specs) exactly as written.
+Spark's own parser (``gateway.spark.parser``) says what the statement is, which table it names
+and where that name is written, so every identifier Spark accepts (``date``, ``range``,
+``keep``, backquoted or not, one to three parts) is read as Spark reads it. The original text
+is kept and only the target name is spliced out, so Spark still sees the user's own clauses
+(USING, STORED AS, PARTITIONED BY, OPTIONS, TBLPROPERTIES, PARTITION specs) exactly as written.
 
-``parse_write`` returns None for statements it does not understand; the caller then runs
-them through Spark unchanged (not atomic), and says so in the operation info.
+A write whose name cannot be spliced (``IDENTIFIER('…')``) comes back with ``unstageable``
+saying why; the writer refuses it rather than run it through Spark silently.
 """
 from __future__ import annotations
 
@@ -14,14 +15,8 @@ import enum
 from dataclasses import dataclass
 from typing import Optional
 
-import sqlglot
-from sqlglot import exp
-from sqlglot.dialects.dialect import Dialect
-from sqlglot.errors import ParseError, TokenError
-from sqlglot.tokens import TokenType
-
-_SPARK = Dialect.get_or_raise("spark")
-_NAME_TOKENS = {TokenType.VAR, TokenType.IDENTIFIER}
+from gateway.spark.errors import ENGINE_ERRORS
+from gateway.spark.parser import PlannedWrite, parse_multipart_name, parse_write_target
 
 
 class WriteAction(enum.Enum):
@@ -35,13 +30,14 @@ class WriteAction(enum.Enum):
 class WriteRequest:
     """A parsed write: what it does, the target's name parts as written, where the name sits."""
 
-    action: WriteAction
+    action: Optional[WriteAction]          # None when Spark reads another plan (unstageable)
     text: str
-    name_parts: tuple[str, ...]   # 1 to 3 parts, unquoted: (table) (db, table) (catalog, db, table)
-    name_start: int               # offsets of the target name in ``text`` (end exclusive)
+    name_parts: Optional[tuple[str, ...]]  # 1 to 3 parts, unquoted; None when unstageable
+    name_start: int                        # offsets of the target name in ``text`` (end exclusive)
     name_end: int
     if_not_exists: bool = False
     has_location: bool = False
+    unstageable: Optional[str] = None      # why the write cannot be staged, or None
 
     def against(self, staging_identifier: str) -> str:
         """The same statement aimed at the staging table: CTAS for creates, the insert for overwrites."""
@@ -55,63 +51,47 @@ def quote(*parts: str) -> str:
     return ".".join("`" + part.replace("`", "``") + "`" for part in parts)
 
 
-def parse_write(text: str) -> Optional[WriteRequest]:
-    """Parse one CTAS/RTAS/INSERT OVERWRITE; None when it is something else or sqlglot cannot parse it."""
-    stripped = text.strip()
-    upper = stripped.upper()
-    # sqlglot does not parse a bare REPLACE TABLE; it parses the same statement with CREATE OR in front.
-    analysed = "CREATE OR " + stripped if upper.startswith("REPLACE") else stripped
-    try:
-        tree = sqlglot.parse_one(analysed, read="spark")
-        tokens = _SPARK.tokenize(stripped)
-    except (ParseError, TokenError, ValueError):
-        return None
-    offset = len(text) - len(text.lstrip())
-    if isinstance(tree, exp.Create) and str(tree.args.get("kind", "")).upper() == "TABLE":
-        if not isinstance(tree.expression, exp.Query):
+_ACTIONS = {PlannedWrite.CREATE_AS_SELECT: WriteAction.CREATE, PlannedWrite.INSERT_OVERWRITE: WriteAction.INSERT_OVERWRITE}
+
+
+# Plans that replace no table's rows, so Spark runs them unchanged: INSERT OVERWRITE DIRECTORY,
+# a plain CREATE TABLE, an INSERT INTO (Spark's job commit publishes an append or nothing).
+_RUN_UNCHANGED = frozenset({"InsertIntoDir", "CreateTable", "InsertIntoStatement"})
+
+
+def parse_write(spark, text: str) -> Optional[WriteRequest]:
+    """Parse one CTAS/RTAS/INSERT OVERWRITE with Spark's parser; None when Spark reads a statement
+    that replaces no table's rows (INSERT OVERWRITE DIRECTORY, CREATE TABLE without a query). Any other
+    plan comes back unstageable. Spark's parse error is raised."""
+    target = parse_write_target(spark, text)
+    if target.plan is PlannedWrite.OTHER:
+        if target.plan_node in _RUN_UNCHANGED:
             return None
-        table = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
-        if upper.startswith("REPLACE"):
-            action = WriteAction.REPLACE
-        elif tree.args.get("replace"):
-            action = WriteAction.CREATE_OR_REPLACE
-        else:
-            action = WriteAction.CREATE
-        properties = tree.args.get("properties")
-        has_location = bool(properties and properties.find(exp.LocationProperty))
-        if properties and properties.find(exp.TemporaryProperty):
-            return None
-        span = _name_span(tokens, after={TokenType.TABLE}, skip_if_not_exists=True)
-        if_not_exists = bool(tree.args.get("exists"))
-    elif isinstance(tree, exp.Insert) and tree.args.get("overwrite") and isinstance(tree.expression, exp.Query):
-        table = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
-        action, has_location, if_not_exists = WriteAction.INSERT_OVERWRITE, False, False
-        span = _name_span(tokens, after={TokenType.OVERWRITE, TokenType.TABLE}, skip_if_not_exists=False)
+        return WriteRequest(None, text, None, -1, -1, unstageable=(
+            f"Spark reads it as {target.plan_node}, whose target the workbench cannot stage "
+            f"(a name given by IDENTIFIER of a variable or parameter is known only when it runs)"))
+    if target.plan is PlannedWrite.MULTI_INSERT_OVERWRITE:
+        return WriteRequest(None, text, None, -1, -1, unstageable=(
+            "it overwrites tables in a multi-insert (FROM … INSERT … INSERT …), one Spark job for several "
+            "targets; write one INSERT OVERWRITE per table to have each staged"))
+    if target.plan is PlannedWrite.REPLACE_AS_SELECT:
+        action = WriteAction.CREATE_OR_REPLACE if target.or_create else WriteAction.REPLACE
     else:
-        return None
-    if not isinstance(table, exp.Table) or span is None:
-        return None
-    parts = tuple(p.name for p in table.parts)
-    if not parts or not 1 <= len(parts) <= 3:
-        return None
-    return WriteRequest(action, text, parts, span[0] + offset, span[1] + offset, if_not_exists, has_location)
+        action = _ACTIONS[target.plan]
+    reason = None
+    if target.name_parts is None:
+        reason = "its target is not a plain table name (IDENTIFIER(…) or a computed name)"
+    elif not 1 <= len(target.name_parts) <= 3:
+        reason = f"its target {quote(*target.name_parts)} has {len(target.name_parts)} parts; at most 3 can be staged"
+    elif _name_written_at(spark, text, target) != target.name_parts:
+        reason = "Spark's parser did not give the position of the target's name"  # never seen; refuse rather than guess
+    return WriteRequest(action, text, target.name_parts, target.name_start, target.name_end,
+                        target.if_not_exists, target.has_location, reason)
 
 
-def _name_span(tokens, after: set, skip_if_not_exists: bool) -> Optional[tuple[int, int]]:
-    """Start and end offsets of the first dotted name that follows the keywords in ``after``."""
-    index = 0
-    while index < len(tokens) and tokens[index].token_type not in after:
-        index += 1
-    while index < len(tokens) and tokens[index].token_type in after:
-        index += 1
-    if skip_if_not_exists and [t.text.upper() for t in tokens[index:index + 3]] == ["IF", "NOT", "EXISTS"]:
-        index += 3
-    if index >= len(tokens) or tokens[index].token_type not in _NAME_TOKENS:
+def _name_written_at(spark, text: str, target) -> Optional[tuple[str, ...]]:
+    """The name Spark reads in the span it reported: the splice replaces exactly the target."""
+    try:
+        return parse_multipart_name(spark, text[target.name_start:target.name_end])
+    except ENGINE_ERRORS:
         return None
-    start = tokens[index].start
-    end = tokens[index].end
-    while (index + 2 < len(tokens) and tokens[index + 1].token_type == TokenType.DOT
-           and tokens[index + 2].token_type in _NAME_TOKENS):
-        index += 2
-        end = tokens[index].end
-    return start, end + 1

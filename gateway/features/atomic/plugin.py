@@ -34,4 +34,7 @@ class AtomicWritesFeature(Feature):
     def handlers(self):
         if self.writer is None:
             return {}
-        return {StatementKind.CREATE_TABLE_AS: self.writer.handle, StatementKind.INSERT_OVERWRITE: self.writer.handle}
+        # CREATE and QUERY too: Spark's parser finds the writes their leading words hide (CTAS without
+        # AS, WITH … INSERT OVERWRITE), which would otherwise run through Spark unstaged.
+        return {StatementKind.CREATE_TABLE_AS: self.writer.handle, StatementKind.INSERT_OVERWRITE: self.writer.handle,
+                StatementKind.CREATE: self.writer.handle_if_write, StatementKind.QUERY: self.writer.handle_if_write}

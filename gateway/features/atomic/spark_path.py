@@ -3,6 +3,7 @@
 A catalog that implements Spark's ``StagingTableCatalog`` (Delta, Iceberg, …) already gets
 atomic CTAS/RTAS from Spark (``AtomicCreateTableAsSelectExec`` stages, writes and commits in
 one job, and aborts the staged table on failure), so the statement goes to Spark unchanged.
+Other writes run here only when the session allowed one non-atomic write on purpose.
 """
 from __future__ import annotations
 
@@ -25,8 +26,8 @@ class SparkWrite(TwoPhaseCatalogTable):
         pass
 
     def commit(self, written_rows: Optional[int]) -> dict:
-        table = ".".join(self.request.name_parts) if self.request else None
-        action = self.request.action.value if self.request else None
+        table = ".".join(self.request.name_parts) if self.request and self.request.name_parts else None
+        action = self.request.action.value if self.request and self.request.action else None
         return {"table": table, "action": action, "rows": written_rows, "location": None,
                 "atomic": self.atomic, "note": self.reason}
 

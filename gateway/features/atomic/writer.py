@@ -15,16 +15,20 @@ from gateway.core.operations import current_operation
 from gateway.spark.backend import Capability, supports
 from gateway.spark.conf import restore_conf
 from gateway.spark.errors import ENGINE_ERRORS
+from gateway.spark.parser import PlannedWrite, parse_write_target
 from gateway.spark.writes import catalog_stages_writes, written_rows
-from gateway.core.statements import Statement
+from gateway.core.statements import Statement, StatementKind
 from gateway.features.atomic.journal import Journal
 from gateway.features.atomic.metastore import SESSION_CATALOG, SessionCatalog
-from gateway.features.atomic.parse import WriteAction, WriteRequest, parse_write
+from gateway.features.atomic.parse import WriteAction, WriteRequest, parse_write, quote
 from gateway.features.atomic.protocol import TwoPhaseCatalogTable, WriteStep
 from gateway.features.atomic.spark_path import SparkWrite
 from gateway.features.atomic.staged import StagedCreate, StagedOverwrite, StagedReplace, StagedWrite
 
 log = logging.getLogger(__name__)
+
+# The explicit switch for one non-atomic write (a session setting; taken by the write it allows).
+ALLOW_NON_ATOMIC = "workbench.atomic_writes.allow_non_atomic"
 
 _JOB_PROPERTIES = ("spark.jobGroup.id", "spark.job.description", "spark.job.interruptOnCancel")
 
@@ -55,33 +59,62 @@ class AtomicWriter:
             raise
         return None
 
+    def handle_if_write(self, session, statement: Statement):
+        """StatementRunner handler for CREATE and QUERY statements: a CTAS/RTAS or INSERT OVERWRITE
+        that the leading words did not show (``CREATE TABLE t USING parquet SELECT …`` without AS,
+        ``… AS TABLE src``, ``WITH q AS (…) INSERT OVERWRITE t …``, ``FROM s INSERT OVERWRITE t …``)
+        is staged like the others; anything else runs as Spark runs it."""
+        spark = session.spark
+        if statement.kind == StatementKind.QUERY and "OVERWRITE" not in statement.words:
+            return spark.sql(statement.text)  # a plain query: no parse on the hot path
+        if not supports(spark, Capability.PLAN_INTERNALS):
+            return spark.sql(statement.text)
+        try:
+            planned = parse_write_target(spark, statement.text).plan
+        except ENGINE_ERRORS:  # Spark's parse error: Spark reports it, with the position, when it runs
+            planned = PlannedWrite.OTHER
+        if planned is PlannedWrite.OTHER:
+            return spark.sql(statement.text)
+        return self.handle(session, statement)
+
     # -- choosing the transaction ---------------------------------------------------------------
 
     def two_phase_table(self, spark, text: str) -> Optional[TwoPhaseCatalogTable]:
-        """The TwoPhaseCatalogTable for a statement (FLIP-305's Catalog#createTwoPhaseCatalogTable)."""
-        request = parse_write(text)
-        if request is None:
-            return SparkWrite(None, text, False, "sqlglot could not parse the statement; Spark ran it unchanged")
+        """The TwoPhaseCatalogTable for a statement (FLIP-305's Catalog#createTwoPhaseCatalogTable).
+
+        A write that cannot be staged is refused (InvalidStatementError) unless the session
+        allowed the next one to run non-atomically (``ALLOW_NON_ATOMIC``); never run silently.
+        """
+        if not supports(spark, Capability.PLAN_INTERNALS):
+            return _not_atomic(spark, None, text, "this Spark backend offers no SQL parser to read its target with")
+        request = parse_write(spark, text)
+        if request is None:  # Spark reads no table write here (INSERT OVERWRITE DIRECTORY …)
+            return SparkWrite(None, text, False, "Spark reads no table write here; Spark ran it unchanged")
+        if request.unstageable:
+            return _not_atomic(spark, request, text, request.unstageable)
         catalog, db, name = _resolve(spark, request)
         if catalog != SESSION_CATALOG or _session_catalog_replaced(spark):
             if not supports(spark, Capability.SESSION_STATE):
-                return SparkWrite(request, text, False, f"this Spark backend cannot tell whether catalog "
-                                  f"{catalog} stages writes; Spark ran the statement unchanged")
+                return _not_atomic(spark, request, text,
+                                   f"this Spark backend cannot tell whether catalog {catalog} stages writes")
             if catalog_stages_writes(spark, catalog):
                 return SparkWrite(request, text, True, f"catalog {catalog} stages the write itself")
-            return SparkWrite(request, text, False, f"catalog {catalog} has no staging; Spark ran it unchanged")
+            return _not_atomic(spark, request, text, f"catalog {catalog} has no staging")
         if request.has_location:
             return SparkWrite(request, text, False, "a LOCATION is given; Spark ran the statement unchanged")
         metastore = SessionCatalog(spark)
-        if not spark.catalog.databaseExists(f"{SESSION_CATALOG}.{db}"):
+        if not spark.catalog.databaseExists(quote(SESSION_CATALOG, db)):
             return SparkWrite(request, text, False, "the database does not exist")  # Spark reports it
         kind = metastore.table_type(db, name)
         if request.action is WriteAction.INSERT_OVERWRITE:
-            if kind in (None, "VIEW") or (len(request.name_parts) == 1 and _is_temp_view(spark, name)):
-                return SparkWrite(request, text, False, "not a table of the session catalog")  # Spark reports it
+            if len(request.name_parts) == 1 and _is_temp_view(spark, name):
+                # Spark writes through a temporary view over files, without staging.
+                return _not_atomic(spark, request, text, f"{name} is a temporary view, not a table")
+            if kind in (None, "VIEW"):
+                return SparkWrite(request, text, False, "not a table of the session catalog")  # Spark refuses it
             if not _same_file_system(metastore.location(db, name), metastore.database_location(db)):
-                return SparkWrite(request, text, False, "the table lies on another file system than its "
-                                  "database, so its files cannot be swapped; Spark ran the statement unchanged")
+                return _not_atomic(spark, request, text, "the table lies on another file system than its "
+                                   "database, so its files cannot be swapped")
             return StagedOverwrite.new(spark, self.journal, request, db, name)
         if kind == "VIEW":
             raise InvalidStatementError(
@@ -138,6 +171,23 @@ class AtomicWriter:
         finally:
             for key, value in saved.items():
                 sc.setLocalProperty(key, value)
+
+
+def _not_atomic(spark, request: Optional[WriteRequest], text: str, why: str) -> SparkWrite:
+    """Spark's own (non-atomic) write when the session allowed it for this statement; else refuse.
+
+    The permission is taken: it holds for one write, so a forgotten SET cannot make later
+    writes lose data.
+    """
+    allowed = str(spark.conf.get(ALLOW_NON_ATOMIC, "false")).strip().lower() == "true"
+    if allowed:
+        spark.conf.unset(ALLOW_NON_ATOMIC)
+        return SparkWrite(request, text, False, f"{why}; Spark ran it unchanged (not atomic), "
+                          f"as {ALLOW_NON_ATOMIC} allowed")
+    raise InvalidStatementError(
+        f"this write cannot run atomically: {why}. Nothing was written. To run it through Spark "
+        f"without staging (a failure may then lose the table's rows or leave files behind), run "
+        f"SET {ALLOW_NON_ATOMIC}=true first; it applies to the next such write only.")
 
 
 def _run_step(spark, step: WriteStep):

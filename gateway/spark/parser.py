@@ -1,0 +1,118 @@
+"""Spark's own SQL parser, asked what table a write statement targets and where its name is written.
+
+sqlglot tokenizes many legal Spark identifiers (``date``, ``range``, ``keep``, …) as keywords,
+so the atomic writes feature asks Spark instead: ``sessionState.sqlParser.parsePlan`` gives the
+unresolved plan (CreateTableAsSelect, ReplaceTableAsSelect, InsertIntoStatement …), and the
+target node's origin gives the character span of the name as the user wrote it. Nothing is
+analysed or run. Needs ``Capability.PLAN_INTERNALS``.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Optional
+
+from gateway.spark.backend import Capability, jsession
+
+_WHAT = "recognising a write statement with Spark's parser"
+
+
+class PlannedWrite(str, enum.Enum):
+    """What Spark's parser says a statement writes."""
+
+    CREATE_AS_SELECT = "CreateTableAsSelect"
+    REPLACE_AS_SELECT = "ReplaceTableAsSelect"
+    INSERT_OVERWRITE = "InsertIntoStatement"   # with overwrite=true
+    MULTI_INSERT_OVERWRITE = "Union"           # FROM s INSERT OVERWRITE a … INSERT … b …: several targets
+    OTHER = "OTHER"                            # anything else (INSERT INTO, INSERT OVERWRITE DIRECTORY, …)
+
+
+@dataclass(frozen=True)
+class WriteTarget:
+    """A CTAS/RTAS/INSERT OVERWRITE as Spark's parser reads it.
+
+    ``name_parts`` is None when the target is not a plain multipart name (``IDENTIFIER('…')``);
+    ``name_start``/``name_end`` are Python offsets into the parsed text (end exclusive).
+    """
+
+    plan: PlannedWrite
+    plan_node: str                           # Spark's node name, for messages
+    name_parts: Optional[tuple[str, ...]] = None
+    name_start: int = -1
+    name_end: int = -1
+    if_not_exists: bool = False              # CREATE TABLE IF NOT EXISTS
+    or_create: bool = False                  # CREATE OR REPLACE (vs REPLACE TABLE)
+    has_location: bool = False
+
+
+def parse_write_target(spark, text: str) -> WriteTarget:
+    """Parse ``text`` with the session's SQL parser (no analysis).
+
+    Spark's ParseException is raised as pyspark raises it: a statement Spark cannot parse
+    would not run either, and Spark's message says where it is wrong.
+    """
+    parser = jsession(spark, Capability.PLAN_INTERNALS, _WHAT).sessionState().sqlParser()
+    plan = parser.parsePlan(text)
+    node = plan.nodeName()
+    if node == "UnresolvedWith":  # WITH q AS (…) INSERT OVERWRITE t …: the write is the CTE's child
+        plan = plan.child()
+        node = plan.nodeName()
+    if node == "CreateTableAsSelect":
+        return _target(PlannedWrite.CREATE_AS_SELECT, plan, plan.name(), text,
+                       if_not_exists=bool(plan.ignoreIfExists()),
+                       has_location=bool(plan.tableSpec().location().isDefined()))
+    if node == "ReplaceTableAsSelect":
+        return _target(PlannedWrite.REPLACE_AS_SELECT, plan, plan.name(), text,
+                       or_create=bool(plan.orCreate()),
+                       has_location=bool(plan.tableSpec().location().isDefined()))
+    if node == "InsertIntoStatement" and bool(plan.overwrite()):
+        return _target(PlannedWrite.INSERT_OVERWRITE, plan, plan.table(), text)
+    if node == "Union" and any(child.nodeName() == "InsertIntoStatement" and bool(child.overwrite())
+                               for child in _children(plan)):
+        return WriteTarget(PlannedWrite.MULTI_INSERT_OVERWRITE, node)
+    return WriteTarget(PlannedWrite.OTHER, node)
+
+
+def _children(plan) -> list:
+    children = plan.children()
+    return [children.apply(i) for i in range(children.length())]
+
+
+def _target(kind: PlannedWrite, plan, name_node, text: str, **flags) -> WriteTarget:
+    """The target's parts and span; parts None when the name is not a plain identifier."""
+    node = name_node.nodeName()
+    if node == "UnresolvedIdentifier":
+        parts = _strings(name_node.nameParts())
+    elif node == "UnresolvedRelation":
+        parts = _strings(name_node.multipartIdentifier())
+    else:  # IDENTIFIER('…') and other computed names
+        return WriteTarget(kind, plan.nodeName(), **flags)
+    origin = name_node.origin()
+    if not (origin.startIndex().isDefined() and origin.stopIndex().isDefined()):
+        return WriteTarget(kind, plan.nodeName(), **flags)
+    start = _python_offset(text, origin.startIndex().get())
+    end = _python_offset(text, origin.stopIndex().get() + 1)
+    return WriteTarget(kind, plan.nodeName(), parts, start, end, **flags)
+
+
+def parse_multipart_name(spark, name: str) -> tuple[str, ...]:
+    """The parts of a multipart identifier as Spark reads it (backquotes removed)."""
+    parser = jsession(spark, Capability.PLAN_INTERNALS, _WHAT).sessionState().sqlParser()
+    return _strings(parser.parseMultipartIdentifier(name))
+
+
+def _strings(seq) -> tuple[str, ...]:
+    """A Scala Seq[String] as a tuple (Py4J does not iterate Scala collections)."""
+    return tuple(str(seq.apply(i)) for i in range(seq.length()))
+
+
+def _python_offset(text: str, java_index: int) -> int:
+    """Spark's offsets count UTF-16 code units; Python's count code points (they differ past an emoji)."""
+    if text.isascii():
+        return java_index
+    units = 0
+    for position, char in enumerate(text):
+        if units >= java_index:
+            return position
+        units += 2 if ord(char) > 0xFFFF else 1
+    return len(text)
