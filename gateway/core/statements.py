@@ -33,11 +33,6 @@ class StatementKind(str):
     def value(self) -> str:
         return str(self)
 
-    @property
-    def words(self) -> str:
-        """Human form for messages: ``LOAD MODULE``."""
-        return self.replace("_", " ")
-
     # Spark's own statements
     QUERY: "StatementKind"             # SELECT, WITH, VALUES, TABLE, FROM …
     SHOW: "StatementKind"

@@ -4,8 +4,8 @@ A feature is a ``Feature`` subclass named by an entry point in the group ``spark
 see ``gateway.features.base``.
 """
 from gateway.features.base import (ENTRY_POINT_GROUP, Feature, FeatureHost, FeatureNotInstalledError,  # noqa: F401
-                                   PageSpec, feature_classes, feature_pages)
+                                   PageSpec, feature_classes)
 from gateway.core.statements import StatementSpec  # noqa: F401
 
 __all__ = ["ENTRY_POINT_GROUP", "Feature", "FeatureHost", "FeatureNotInstalledError", "PageSpec", "StatementSpec",
-           "feature_classes", "feature_pages"]
+           "feature_classes"]

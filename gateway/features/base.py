@@ -202,7 +202,3 @@ def feature_settings() -> Iterator:
 def feature_statements() -> Iterator[StatementSpec]:
     for cls in feature_classes():
         yield from cls.statements
-
-
-def feature_pages() -> list[PageSpec]:
-    return sorted((page for cls in feature_classes() for page in cls.pages), key=lambda p: (p.order, p.title))
