@@ -88,6 +88,5 @@ def render_plan(request: Request, body: RenderPlanRequest):
     if body.format == "dot":
         return {"text": service.plan_graph(plan, body.which, tuple(body.highlight))}
     if body.format != "text":
-
         raise InvalidRequestError(f"format {body.format!r} is not text or dot")
     return {"text": service.plan_text(plan, body.which)}
