@@ -10,11 +10,12 @@ from gateway.contract import GatewayContract  # noqa: E402
 from gateway.errors import (ConfigurationError, GatewayError, InvalidRequestError, InvalidStatementError,  # noqa: E402
                             InvalidTokenError, JavaNotFoundError, ObjectNotFoundError, OperationNotFoundError,
                             OperationStateError, ResourceError, SessionLimitError, SessionNotFoundError,
-                            SqlExecutionError)
+                            SqlExecutionError, StoreUnavailableError)
 from gateway.handles import OperationHandle, SessionHandle  # noqa: E402
-from gateway.models import (Candidate, Column, FunctionDetail, FunctionInfo, FunctionKind, FunctionOrigin,  # noqa: E402
-                            JarInfo, JobProgress, ModuleInfo, ModuleTypeInfo, OperationInfo, OperationProgress,
-                            OperationStatus, OperationType, PropertySpec, ResultSet, ResultType, StageProgress,
+from gateway.models import (LOCAL_USER, Candidate, Column, EditorTab, FunctionDetail, FunctionInfo,  # noqa: E402
+                            FunctionKind, FunctionOrigin, HistoryEntry, HistoryStatus, JarInfo, JobProgress,
+                            ModuleInfo, ModuleTypeInfo, OperationInfo, OperationProgress, OperationStatus,
+                            OperationType, PropertySpec, ResultSet, ResultType, SavedQuery, StageProgress,
                             StatementText, TableDetail, TableInfo, TableKind, UdfClass)
 from gateway.features.base import FeatureNotInstalledError, PageSpec  # noqa: E402
 from gateway.core.service import GatewayService  # noqa: E402
@@ -26,6 +27,7 @@ __all__ = [
     "OperationProgress", "JobProgress", "StageProgress", "Candidate",
     "TableKind", "TableInfo", "TableDetail", "FunctionKind", "FunctionInfo", "FunctionDetail",
     "ModuleInfo", "ModuleTypeInfo", "PropertySpec", "FunctionOrigin", "JarInfo", "UdfClass",
+    "LOCAL_USER", "EditorTab", "SavedQuery", "HistoryEntry", "HistoryStatus", "StoreUnavailableError",
     "GatewayError", "ConfigurationError", "JavaNotFoundError", "SessionNotFoundError",
     "OperationNotFoundError", "SessionLimitError", "InvalidStatementError", "InvalidTokenError",
     "InvalidRequestError", "ObjectNotFoundError", "OperationStateError", "SqlExecutionError", "ResourceError",

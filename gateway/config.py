@@ -53,6 +53,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("result.page_rows", 1000, "Rows in a fetched page when the client gives no max_rows."),
     Setting("result.fetch_wait_ms", 200, "How long a fetch waits for the first rows before NOT_READY."),
     Setting("statement.max_chars", 512 * 1024, "Longest statement text accepted."),
+    Setting("store.url", "",
+            "Database of drafts, saved queries and history: empty for an SQLite file in the data directory "
+            "(workbench.db), or a URL such as postgresql+psycopg://user:password@host/db for several processes."),
+    Setting("store.max_text_chars", 1_000_000,
+            "Longest tab draft or saved query text the store keeps, in characters."),
     Setting("rest.enabled", False, "Start the REST API (FLIP-91) beside the Streamlit app, over the same sessions."),
     Setting("rest.host", "127.0.0.1",
             "Address the REST API binds; a non-loopback address is refused unless rest.token is set."),

@@ -90,6 +90,12 @@ class ResourceError(GatewayError):
     http_status = 400
 
 
+class StoreUnavailableError(GatewayError):
+    """The workbench store (drafts, saved queries, history) cannot be reached or migrated right now."""
+
+    http_status = 503
+
+
 class InternalError(GatewayError):
     """A bug in the gateway's own code (not a Spark failure): HTTP 500, with a log line."""
 

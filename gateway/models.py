@@ -1,6 +1,7 @@
 """Value types of the gateway contract (FLIP-91 names, Python spelling)."""
 from __future__ import annotations
 
+import datetime as dt
 import enum
 import re
 from dataclasses import asdict, dataclass, field
@@ -406,3 +407,56 @@ def type_name(type_json_: dict) -> str:
     if kind == "ROW":
         return "ROW<" + ", ".join(f"{f['name']} {type_name(f['fieldType'])}" for f in type_json_["fields"]) + ">"
     return kind
+
+
+# -- the workspace: the workbench store's values (gateway/store/) ---------------------------------
+
+LOCAL_USER = "local"  # the one user while there is no authentication
+
+
+@dataclass(frozen=True)
+class EditorTab:
+    """One editor tab of a user: its draft text, saved as the user types, in tab order."""
+
+    tab_id: str
+    title: str
+    text: str
+    position: int
+    updated_at: dt.datetime
+
+
+@dataclass(frozen=True)
+class SavedQuery:
+    """A query a user saved under a name, to find (search) and open again."""
+
+    query_id: str
+    name: str
+    description: str
+    text: str
+    created_at: dt.datetime
+    updated_at: dt.datetime
+
+
+class HistoryStatus(enum.Enum):
+    """A history entry's status: RUNNING until the operation ends, then how it ended."""
+
+    RUNNING = "RUNNING"
+    FINISHED = "FINISHED"
+    ERROR = "ERROR"
+    CANCELED = "CANCELED"
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One statement (or script) run through execute_statement, recorded by the gateway itself."""
+
+    entry_id: int
+    user: str
+    session_handle: str
+    operation_handle: Optional[str]
+    statement: str
+    status: str
+    started_at: dt.datetime
+    duration_ms: Optional[int]
+    rows: Optional[int]
+    error_class: Optional[str]

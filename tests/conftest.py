@@ -36,6 +36,19 @@ def config(data_dir):
 
 
 @pytest.fixture(scope="session")
+def postgres_server():
+    """Debian's PostgreSQL on 127.0.0.1 and a free port, for the whole run (tests/postgres_server.py).
+
+    Missing binaries fail the tests that need it, with the package to install: never a skip.
+    """
+    from postgres_server import PostgresServer
+
+    server = PostgresServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
 def gateway(config):
     service = GatewayService(config)
     yield service

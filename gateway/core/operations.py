@@ -6,10 +6,11 @@ Python threads to JVM threads), so cancel, close and timeout stop its Spark jobs
 """
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Callable, Optional, TypeVar
+from typing import TYPE_CHECKING, Callable, Optional, Protocol, Sequence, TypeVar
 
 from gateway.errors import OperationNotFoundError, OperationStateError
 from gateway.handles import OperationHandle
@@ -18,6 +19,8 @@ from gateway.core.results import ResultFetcher
 
 if TYPE_CHECKING:
     from gateway.core.sessions import Session
+
+log = logging.getLogger(__name__)
 
 
 CANCEL_RETRY_S = 60.0
@@ -32,6 +35,29 @@ def current_operation() -> Optional["Operation"]:
 
 def bind_current(operation: Optional["Operation"]) -> None:
     _running.operation = operation
+
+
+class OperationObserver(Protocol):
+    """Told of each operation's life (the statement history listens). Each call must be cheap and
+    is made on the statement's path: from ``submit``, under the operation's lock, in its worker."""
+
+    def operation_submitted(self, operation: "Operation") -> None:
+        """Queued (PENDING)."""
+
+    def operation_ended(self, operation: "Operation") -> None:
+        """Reached its first terminal status (``operation.outcome``): FINISHED, ERROR, CANCELED, …"""
+
+    def operation_done(self, operation: "Operation") -> None:
+        """Its worker returned: no more rows will come (``operation.fetcher.rows_produced`` is final)."""
+
+
+def _notify(observers: Sequence[OperationObserver], event: str, operation: "Operation") -> None:
+    for observer in observers:
+        try:
+            getattr(observer, event)(operation)
+        except Exception:  # noqa: BLE001 - an observer never fails the statement it watches
+            log.exception("operation %s: observer %s failed on %s", operation.handle, type(observer).__name__,
+                          event)
 
 
 class Operation:
@@ -52,6 +78,8 @@ class Operation:
         self.summaries: list[StatementSummary] = []
         self.committed: list[dict] = []  # what atomic writes published (FLIP-305)
         self._status = OperationStatus.INITIALIZED
+        self.outcome: Optional[OperationStatus] = None  # the first terminal status: how it really ended
+        self.observers: Sequence[OperationObserver] = ()
         self._lock = threading.RLock()
         self._timer: Optional[threading.Timer] = None
         self.done = threading.Event()
@@ -74,6 +102,9 @@ class Operation:
                 self.ended_at = time.time()
             if target.is_terminal and self._timer is not None:
                 self._timer.cancel()
+            if target.is_terminal and self.outcome is None:
+                self.outcome = target
+                _notify(self.observers, "operation_ended", self)
             return True
 
     def commit_while_running(self, commit: Callable[[], T], finish: bool) -> T:
@@ -112,17 +143,26 @@ class Operation:
 class OperationManager:
     """Owns every operation of the gateway and the pool that runs them."""
 
-    def __init__(self, pool_size: int) -> None:
+    def __init__(self, pool_size: int, observers: Sequence[OperationObserver] = ()) -> None:
         self._pool = ThreadPoolExecutor(max_workers=max(1, pool_size), thread_name_prefix="gateway-op")
         self._operations: dict[OperationHandle, Operation] = {}
         self._lock = threading.Lock()
+        self.observers = tuple(observers)
 
     def submit(self, operation: Operation, work: Callable[[Operation], None]) -> OperationHandle:
         with self._lock:
             self._operations[operation.handle] = operation
+        operation.observers = self.observers
         operation.transition(OperationStatus.PENDING)
-        self._pool.submit(work, operation)
+        _notify(self.observers, "operation_submitted", operation)
+        self._pool.submit(self._work, work, operation)
         return operation.handle
+
+    def _work(self, work: Callable[[Operation], None], operation: Operation) -> None:
+        try:
+            work(operation)
+        finally:
+            _notify(operation.observers, "operation_done", operation)
 
     def get(self, session_handle, handle) -> Operation:
         handle = OperationHandle.from_string(handle)

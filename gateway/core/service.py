@@ -20,6 +20,7 @@ from gateway.config import WorkbenchConfig, load_config
 from gateway.contract import GatewayContract
 from gateway.core.catalog import CatalogBrowser
 from gateway.core.executor import StatementRunner
+from gateway.core.history import StatementHistory
 from gateway.core.operations import Operation, OperationManager
 from gateway.core.progress import operation_progress
 from gateway.core.results import ResultFetcher
@@ -27,6 +28,7 @@ from gateway.core.sample_data import SAMPLE_DATABASE, create_sample_database
 from gateway.core.serialization import error_json
 from gateway.core.sessions import Session, SessionManager
 from gateway.core.statements import changes_schema, configure_kinds
+from gateway.core.workspace_calls import WORKSPACE_CALLS, WorkspaceCalls
 from gateway.errors import (GatewayError, InternalError, InvalidRequestError, InvalidStatementError,
                             OperationStateError, SqlExecutionError)
 from gateway.features.base import Feature, FeatureNotInstalledError, PageSpec, feature_classes
@@ -35,6 +37,7 @@ from gateway.models import (Column, FunctionDetail, FunctionInfo, FunctionKind, 
                             OperationStatus, OperationType, ResultSet, ResultType, TableDetail, TableInfo, TableKind)
 from gateway.spark.errors import is_engine_failure
 from gateway.spark.root import get_or_create_root
+from gateway.store import WorkbenchStore, default_url
 
 log = logging.getLogger(__name__)
 
@@ -70,14 +73,18 @@ def _mapped(exc: Exception, doing: str) -> GatewayError:
 _CONTRACT_CALLS = frozenset(name for name in vars(GatewayContract) if not name.startswith("_"))
 
 
-class GatewayService(EditorCalls):
+class GatewayService(EditorCalls, WorkspaceCalls):
     """The embedded SQL gateway: sessions over one root SparkSession, operations on a pool, features."""
 
     def __init__(self, config: Optional[WorkbenchConfig] = None) -> None:
         self.config = config if config is not None else load_config()
+        # The store first: it needs no Spark, and its calls answer while Spark starts.
+        self.store = WorkbenchStore(self.config["store.url"] or default_url(self.config.data_dir),
+                                    self.config["store.max_text_chars"])
         self.root = get_or_create_root(self.config)
         self.runner = StatementRunner(self.config["statement.max_chars"])
-        self.operations = OperationManager(self.config["operation.pool_size"])
+        self.operations = OperationManager(self.config["operation.pool_size"],
+                                           observers=[StatementHistory(self.store.recorder)])
         self.sessions = SessionManager(
             self.root, self.config["session.max_sessions"], self.config["session.idle_timeout_s"],
             self.config["session.check_interval_s"], self._on_session_closed)
@@ -162,6 +169,7 @@ class GatewayService(EditorCalls):
                 feature.stop()
             except Exception:  # noqa: BLE001 - stop the others all the same
                 log.exception("feature %s did not stop cleanly", feature.name)
+        self.store.close()  # after the sessions: their statements' last history events are written
         if stop_spark:
             self.root.stop()
 
@@ -429,6 +437,7 @@ class GatewayService(EditorCalls):
         sc = self.root.sparkContext
         uri = self.config["metastore.uri"]
         hive = self.config["metastore.hive_support"]
+        store = self.store.status()
         return {
             "product": "Spark SQL Workbench",
             "version": __version__,
@@ -439,6 +448,9 @@ class GatewayService(EditorCalls):
             "data_dir": str(self.config.data_dir),
             "python_version": platform.python_version(),
             "features": ", ".join(self.features),
+            "store": store["url"],
+            "store_status": store["state"],
+            "history_not_recorded": str(store["history_lost"]),
         }
 
     def list_feature_pages(self) -> list[PageSpec]:
@@ -465,3 +477,8 @@ class GatewayService(EditorCalls):
                 self.operations.stop(operation, OperationStatus.CLOSED, "its session was closed")
             except GatewayError:
                 pass
+
+
+# The workspace calls answer like core's: a GatewayError as it is, a bug as an InternalError.
+for _name in WORKSPACE_CALLS:
+    setattr(GatewayService, _name, _wrapped(getattr(WorkspaceCalls, _name)))

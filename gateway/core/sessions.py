@@ -11,15 +11,17 @@ from typing import Callable, Optional
 
 from gateway.errors import SessionLimitError, SessionNotFoundError
 from gateway.handles import SessionHandle
+from gateway.models import LOCAL_USER
 
 log = logging.getLogger(__name__)
 
 
 class Session:
-    def __init__(self, spark, name: Optional[str]) -> None:
+    def __init__(self, spark, name: Optional[str], user: str = LOCAL_USER) -> None:
         self.handle = SessionHandle()
         self.spark = spark
         self.name = name or f"session-{str(self.handle)[:8]}"
+        self.user = user  # its owner: the statement history files its statements under this user
         self.created_at = time.time()
         self.last_access = time.monotonic()
         # One statement of a session runs at a time (Flink's first rule): a USE or SET

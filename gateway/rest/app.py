@@ -11,10 +11,11 @@ from gateway.features import feature_classes
 from gateway.rest.auth import require_token
 from gateway.rest.errors import install_error_handlers
 from gateway.rest.limits import BodyLimitMiddleware
-from gateway.rest.routes import catalog, info, operations, session_tools, sessions, statements
+from gateway.rest.routes import catalog, info, operations, session_tools, sessions, statements, workspace
 
 DESCRIPTION = """The Spark SQL Workbench gateway over HTTP, compatible with Apache Flink's SQL Gateway
-REST API (v1, v2) where they overlap, plus catalog, module and jar endpoints under /v2.
+REST API (v1, v2) where they overlap, plus catalog, module, jar and workspace (tabs, saved queries,
+history) endpoints under /v2.
 Errors answer JSON with `errors`, `root_cause`, `exception_stack`, `error_class` and `sqlstate`."""
 
 
@@ -43,7 +44,7 @@ def _common():
 
 def _v2_only():
     return [info.v2_router, sessions.v2_router, session_tools.router, statements.v2_router, operations.v2_router,
-            catalog.router] + \
+            catalog.router, workspace.router] + \
         _feature_routers(v1=False)
 
 

@@ -3,6 +3,7 @@ the standard library), and a generic, camelCase form for the gateway's dataclass
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import enum
 from typing import Any
 
@@ -38,6 +39,8 @@ def to_json(value: Any) -> Any:
         return data
     if isinstance(value, enum.Enum):
         return value.value
+    if isinstance(value, (dt.datetime, dt.date)):
+        return value.isoformat()  # ISO 8601, with its offset when it has one (the store's are UTC)
     if isinstance(value, dict):
         return {str(k): to_json(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, set, frozenset)):

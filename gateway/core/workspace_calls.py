@@ -1,0 +1,54 @@
+"""The contract's workspace section: a user's editor tabs, saved queries and statement history.
+
+They live in the workbench store (``gateway/store/``), not in Spark: these calls answer while
+Spark is still starting. ``WorkspaceCalls`` is a mixin of ``GatewayService``; the store checks
+the arguments and maps a database that is down to ``StoreUnavailableError``.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from gateway.models import EditorTab, HistoryEntry, SavedQuery
+from gateway.store import WorkbenchStore
+
+WORKSPACE_CALLS = ("list_tabs", "open_tab", "save_tab_text", "rename_tab", "move_tab", "close_tab", "save_query",
+                   "list_saved_queries", "get_saved_query", "delete_saved_query", "list_history")
+
+
+class WorkspaceCalls:
+    store: WorkbenchStore
+
+    def list_tabs(self, user: str) -> list[EditorTab]:
+        return self.store.list_tabs(user)
+
+    def open_tab(self, user: str, title: Optional[str] = None, text: str = "") -> EditorTab:
+        return self.store.open_tab(user, title, text)
+
+    def save_tab_text(self, user: str, tab_id: str, text: str) -> EditorTab:
+        return self.store.save_tab_text(user, tab_id, text)
+
+    def rename_tab(self, user: str, tab_id: str, title: str) -> EditorTab:
+        return self.store.rename_tab(user, tab_id, title)
+
+    def move_tab(self, user: str, tab_id: str, position: int) -> list[EditorTab]:
+        return self.store.move_tab(user, tab_id, position)
+
+    def close_tab(self, user: str, tab_id: str) -> None:
+        self.store.close_tab(user, tab_id)
+
+    def save_query(self, user: str, name: str, text: str, description: str = "",
+                   query_id: Optional[str] = None) -> SavedQuery:
+        return self.store.save_query(user, name, text, description, query_id)
+
+    def list_saved_queries(self, user: str, search: str = "") -> list[SavedQuery]:
+        return self.store.list_saved_queries(user, search)
+
+    def get_saved_query(self, user: str, query_id: str) -> SavedQuery:
+        return self.store.get_saved_query(user, query_id)
+
+    def delete_saved_query(self, user: str, query_id: str) -> None:
+        self.store.delete_saved_query(user, query_id)
+
+    def list_history(self, user: str, search: str = "", limit: int = 100,
+                     before_id: Optional[int] = None) -> list[HistoryEntry]:
+        return self.store.list_history(user, search, limit, before_id)

@@ -1,0 +1,82 @@
+"""The workbench store's tables, as SQLAlchemy Core sees them today.
+
+The database gets them from the migrations (``gateway/store/migrations/versions/``), never from
+``metadata.create_all``: a test checks that the migrated schema and these tables agree, so a
+change here needs a new migration (see docs/store.md).
+"""
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import (BigInteger, Column, DateTime, ForeignKey, Index, Integer, MetaData, String, Table, Text,
+                        TypeDecorator)
+
+NAME_CHARS = 200  # user names, tab titles, saved query names
+ID_CHARS = 36  # tab and query ids (uuid4 hex), session and operation handles (uuid strings)
+
+metadata = MetaData()
+
+
+class UtcDateTime(TypeDecorator):
+    """A moment in UTC: stored as such, and read back timezone-aware from SQLite too (which keeps no zone)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value, dialect):
+        if value is not None and value.tzinfo is None:
+            raise ValueError(f"the store keeps aware datetimes only, got the naive {value!r}")
+        return value.astimezone(dt.timezone.utc) if value is not None else None
+
+    def process_result_value(self, value, dialect):
+        if value is not None and value.tzinfo is None:
+            return value.replace(tzinfo=dt.timezone.utc)
+        return value
+
+
+# The users the store knows. While there is no authentication the one user is LOCAL_USER; a
+# user's row is also the lock that serialises changes to that user's tab order across processes.
+users = Table(
+    "users", metadata,
+    Column("name", String(NAME_CHARS), primary_key=True),
+    Column("created_at", UtcDateTime(), nullable=False),
+)
+
+editor_tabs = Table(
+    "editor_tabs", metadata,
+    Column("tab_id", String(ID_CHARS), primary_key=True),
+    Column("user_name", String(NAME_CHARS), ForeignKey("users.name"), nullable=False),
+    Column("title", String(NAME_CHARS), nullable=False),
+    Column("text", Text(), nullable=False),
+    Column("position", Integer(), nullable=False),
+    Column("created_at", UtcDateTime(), nullable=False),
+    Column("updated_at", UtcDateTime(), nullable=False),
+    Index("ix_editor_tabs_user_position", "user_name", "position"),
+)
+
+saved_queries = Table(
+    "saved_queries", metadata,
+    Column("query_id", String(ID_CHARS), primary_key=True),
+    Column("user_name", String(NAME_CHARS), ForeignKey("users.name"), nullable=False),
+    Column("name", String(NAME_CHARS), nullable=False),
+    Column("description", Text(), nullable=False),
+    Column("text", Text(), nullable=False),
+    Column("created_at", UtcDateTime(), nullable=False),
+    Column("updated_at", UtcDateTime(), nullable=False),
+    Index("ix_saved_queries_user_name", "user_name", "name"),
+)
+
+query_history = Table(
+    "query_history", metadata,
+    Column("entry_id", BigInteger().with_variant(Integer(), "sqlite"), primary_key=True, autoincrement=True),
+    Column("user_name", String(NAME_CHARS), ForeignKey("users.name"), nullable=False),
+    Column("session_handle", String(ID_CHARS), nullable=False),
+    Column("operation_handle", String(ID_CHARS), nullable=True),
+    Column("statement", Text(), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("started_at", UtcDateTime(), nullable=False),
+    Column("duration_ms", BigInteger(), nullable=True),
+    Column("rows", BigInteger(), nullable=True),
+    Column("error_class", String(NAME_CHARS), nullable=True),
+    Index("ix_query_history_user_entry", "user_name", "entry_id"),
+)
