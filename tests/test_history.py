@@ -1,0 +1,128 @@
+"""The gateway records every statement run through execute_statement in the store's history, on a
+real local Spark, with the store on SQLite (the default, in the data directory) and on PostgreSQL:
+RUNNING while it runs, then FINISHED with rows, ERROR with Spark's error class, CANCELED; and a
+store that cannot be written never fails a statement."""
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+
+import pytest
+
+from conftest import run_all, wait_for
+from gateway import LOCAL_USER, GatewayContract, OperationStatus
+from gateway.core.history import StatementHistory
+from gateway.store import WorkbenchStore
+from postgres_server import free_port
+
+_databases = itertools.count()
+SLOW_QUERY = "SELECT reflect('java.lang.Thread', 'sleep', CAST(1000 AS BIGINT)) FROM range(0, 100000, 1, 2)"
+
+
+def _use_store(gateway, store):
+    """Point the gateway's workspace calls and its history at ``store``; returns how to undo it."""
+    saved = gateway.store, gateway.operations.observers
+    gateway.store = store
+    gateway.operations.observers = (StatementHistory(store.recorder),)
+
+    def restore():
+        gateway.store, gateway.operations.observers = saved
+    return restore
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def history_gateway(request, gateway):
+    """The run's gateway, its history on the default SQLite store or on a PostgreSQL one."""
+    if request.param == "sqlite":
+        yield gateway
+        return
+    url = request.getfixturevalue("postgres_server").create_database(f"history_{next(_databases)}")
+    store = WorkbenchStore(url)
+    restore = _use_store(gateway, store)
+    try:
+        yield gateway
+    finally:
+        restore()
+        store.close()
+
+
+def _entry(gateway: GatewayContract, operation, wanted=None, timeout_s=30.0):
+    """The history entry of ``operation`` (once its status is one of ``wanted``)."""
+    def found():
+        gateway.store.recorder.flush(timeout_s)
+        for entry in gateway.list_history(LOCAL_USER, limit=50):
+            if entry.operation_handle == str(operation) and (wanted is None or entry.status in wanted):
+                return entry
+        return None
+    return wait_for(found, timeout_s)
+
+
+def test_a_finished_statement_is_recorded_with_its_rows_and_duration(history_gateway, session):
+    gateway = history_gateway
+    before = dt.datetime.now(dt.timezone.utc)
+    op = gateway.execute_statement(session, "SELECT id FROM range(0, 7) -- seven rows")
+    rows = []
+    for page in gateway.iter_results(session, op, timeout_s=60):
+        rows += page.rows
+    assert len(rows) == 7
+    entry = _entry(gateway, op, wanted={"FINISHED"})
+    assert entry is not None
+    assert (entry.user, entry.session_handle, entry.statement, entry.rows, entry.error_class) == \
+        (LOCAL_USER, str(session), "SELECT id FROM range(0, 7) -- seven rows", 7, None)
+    assert before - dt.timedelta(seconds=1) <= entry.started_at <= dt.datetime.now(dt.timezone.utc)
+    assert 0 <= entry.duration_ms < 60_000
+    gateway.close_operation(session, op)
+    # the newest first, found by its text in any case
+    assert gateway.list_history(LOCAL_USER, search="SEVEN ROWS", limit=1)[0].entry_id == entry.entry_id
+
+
+def test_a_failed_statement_is_recorded_with_sparks_error_class(history_gateway, session):
+    gateway = history_gateway
+    op = gateway.execute_statement(session, "SELECT * FROM no_such_table_for_history")
+    assert wait_for(lambda: gateway.get_operation_info(session, op).status == OperationStatus.ERROR, 60)
+    entry = _entry(gateway, op, wanted={"ERROR"})
+    assert entry is not None
+    assert (entry.status, entry.error_class, entry.rows) == ("ERROR", "TABLE_OR_VIEW_NOT_FOUND", None)
+    assert entry.duration_ms is not None
+    gateway.close_operation(session, op)
+
+
+def test_a_running_statement_shows_running_then_canceled(history_gateway, session):
+    gateway = history_gateway
+    op = gateway.execute_statement(session, SLOW_QUERY)
+    assert wait_for(lambda: gateway.get_operation_info(session, op).status == OperationStatus.RUNNING, 60)
+    running = _entry(gateway, op)
+    assert running is not None and running.status == "RUNNING" and running.duration_ms is None
+    gateway.cancel_operation(session, op)
+    entry = _entry(gateway, op, wanted={"CANCELED"})
+    assert entry is not None and entry.entry_id == running.entry_id
+    assert entry.duration_ms is not None and entry.rows is None and entry.error_class is None
+    gateway.close_operation(session, op)
+
+
+def test_configuring_a_session_is_not_a_statement_of_the_history(gateway, session):
+    gateway.set_session_option(session, "spark.sql.shuffle.partitions", "3")
+    gateway.store.recorder.flush(30)
+    assert not any("shuffle.partitions" in e.statement for e in gateway.list_history(LOCAL_USER, limit=20))
+
+
+def test_a_store_that_cannot_be_written_never_fails_a_statement(gateway, session, caplog):
+    broken = WorkbenchStore(f"postgresql+psycopg://nobody@127.0.0.1:{free_port()}/nothing")
+    saved_observers = gateway.operations.observers
+    gateway.operations.observers = (StatementHistory(broken.recorder),)
+    try:
+        with caplog.at_level("ERROR", logger="gateway.store.history"):
+            _, rows, page = run_all(gateway, session, "SELECT 41 + 1 AS answer")
+            assert rows == [[42]] and page.next_token is None
+            assert broken.recorder.flush(60)
+        assert broken.recorder.lost >= 1
+        assert any("cannot be written" in r.getMessage() for r in caplog.records)
+    finally:
+        gateway.operations.observers = saved_observers
+        broken.close()
+
+
+def test_gateway_info_names_the_store_and_its_state(gateway):
+    info = gateway.get_gateway_info()
+    assert info["store"].startswith("sqlite:///") and info["store"].endswith("workbench.db")
+    assert info["store_status"] == "available" and info["history_not_recorded"] == "0"
