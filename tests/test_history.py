@@ -46,12 +46,14 @@ def history_gateway(request, gateway):
         store.close()
 
 
-def _entry(gateway: GatewayContract, operation, wanted=None, timeout_s=30.0):
-    """The history entry of ``operation`` (once its status is one of ``wanted``)."""
+def _entry(gateway: GatewayContract, operation, wanted=None, timeout_s=30.0, complete=False):
+    """The history entry of ``operation`` (once its status is one of ``wanted``; with ``complete``,
+    once its worker is through too, which may come a moment after the client read the end)."""
     def found():
         gateway.store.recorder.flush(timeout_s)
         for entry in gateway.list_history(LOCAL_USER, limit=50):
-            if entry.operation_handle == str(operation) and (wanted is None or entry.status in wanted):
+            if entry.operation_handle == str(operation) and (wanted is None or entry.status in wanted) \
+                    and (not complete or entry.rows is not None):
                 return entry
         return None
     return wait_for(found, timeout_s)
@@ -65,7 +67,7 @@ def test_a_finished_statement_is_recorded_with_its_rows_and_duration(history_gat
     for page in gateway.iter_results(session, op, timeout_s=60):
         rows += page.rows
     assert len(rows) == 7
-    entry = _entry(gateway, op, wanted={"FINISHED"})
+    entry = _entry(gateway, op, wanted={"FINISHED"}, complete=True)
     assert entry is not None
     assert (entry.user, entry.session_handle, entry.statement, entry.rows, entry.error_class) == \
         (LOCAL_USER, str(session), "SELECT id FROM range(0, 7) -- seven rows", 7, None)
