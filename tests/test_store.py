@@ -141,6 +141,8 @@ def test_tab_calls_refuse_unknown_ids_and_bad_values_and_change_nothing(store):
         "more than the 200 allowed": lambda: store.open_tab(LOCAL_USER, title="t" * 201),
         "more than the 1,000,000 allowed": lambda: store.save_tab_text(LOCAL_USER, tab.tab_id, "x" * 1_000_001),
         "NUL character": lambda: store.save_tab_text(LOCAL_USER, tab.tab_id, "SELECT '\x00'"),
+        "tab id contains a NUL": lambda: store.close_tab(LOCAL_USER, "a\x00b"),
+        "lone surrogate": lambda: store.open_tab(LOCAL_USER, text="SELECT '\ud800'"),
         "must be text": lambda: store.save_tab_text(LOCAL_USER, tab.tab_id, None),
         "give 0 to 0": lambda: store.move_tab(LOCAL_USER, tab.tab_id, 1),
         "whole number": lambda: store.move_tab(LOCAL_USER, tab.tab_id, True),
@@ -264,7 +266,8 @@ def test_history_pages_back_from_the_newest_and_searches_the_statement(store):
     even = store.list_history(LOCAL_USER, search="N_EVEN", limit=100)
     assert len(even) == 13 and all(e.statement.endswith("_even") for e in even)
     for bad, message in (({"limit": 0}, "limit must be a whole number from 1 to 1000"),
-                         ({"limit": 1001}, "from 1 to 1000"), ({"before_id": "x"}, "before_id must be")):
+                         ({"limit": 1001}, "from 1 to 1000"), ({"before_id": "x"}, "before_id must be"),
+                         ({"before_id": 2 ** 63}, "before_id must be")):
         with pytest.raises(InvalidRequestError, match=message):
             store.list_history(LOCAL_USER, **bad)
 

@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 DEFAULT_MAX_TEXT_CHARS = 1_000_000
 MAX_HISTORY_PAGE = 1000
 SEARCH_CHARS = 1000
+MAX_ENTRY_ID = 2 ** 63 - 1  # BIGINT
 RETRY_START_S = 5.0  # a store that was down is tried again at most this often
 
 
@@ -196,8 +197,10 @@ class WorkbenchStore:
         search = checked_text(search, "search text", SEARCH_CHARS)
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_HISTORY_PAGE:
             raise InvalidRequestError(f"limit must be a whole number from 1 to {MAX_HISTORY_PAGE}, got {limit!r}")
-        if before_id is not None and (isinstance(before_id, bool) or not isinstance(before_id, int)):
-            raise InvalidRequestError(f"before_id must be an entry id (a whole number) or absent, got {before_id!r}")
+        if before_id is not None and (isinstance(before_id, bool) or not isinstance(before_id, int)
+                                      or not 1 <= before_id <= MAX_ENTRY_ID):
+            raise InvalidRequestError(f"before_id must be an entry id (a whole number from 1) or absent, "
+                                      f"got {before_id!r}")
         with self._transaction(write=False) as connection:
             return history.list_history(connection, user, search, limit, before_id)
 

@@ -38,6 +38,11 @@ def checked_text(value, what: str, max_chars: int, allow_empty: bool = True) -> 
     if "\x00" in value:
         raise InvalidRequestError(f"the {what} contains a NUL character (\\x00), which the store cannot keep; "
                                   f"remove it")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidRequestError(f"the {what} is not valid Unicode (a lone surrogate at character {exc.start}); "
+                                  f"send UTF-8 text") from None
     if len(value) > max_chars:
         raise InvalidRequestError(f"the {what} has {len(value):,} characters, more than the {max_chars:,} allowed; "
                                   f"shorten it (or raise the limit, see docs/store.md)")
@@ -58,7 +63,7 @@ def checked_user(user) -> str:
 def checked_id(value, what: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise InvalidRequestError(f"the {what} must be a non-empty text id, got {value!r}")
-    return value.strip()
+    return checked_text(value, what, NAME_CHARS).strip()
 
 
 # -- users ----------------------------------------------------------------------------------------
