@@ -132,10 +132,13 @@ def open_tab(connection: Connection, user: str, title: Optional[str], text: str)
 
 
 def update_tab(connection: Connection, user: str, tab_id: str, **changes) -> EditorTab:
-    _tab_row(connection, user, tab_id)
-    connection.execute(update(editor_tabs).where(editor_tabs.c.tab_id == tab_id)
-                       .values(updated_at=now(), **changes))
-    return _tab(_tab_row(connection, user, tab_id))
+    """One round trip (UPDATE … RETURNING): the draft is saved as often as the user pauses typing."""
+    row = connection.execute(update(editor_tabs).where(
+        and_(editor_tabs.c.user_name == user, editor_tabs.c.tab_id == tab_id))
+        .values(updated_at=now(), **changes).returning(*editor_tabs.c)).first()
+    if row is None:
+        _tab_row(connection, user, tab_id)  # raises the not-found error
+    return _tab(row)
 
 
 def move_tab(connection: Connection, user: str, tab_id: str, position: int) -> list[EditorTab]:
