@@ -22,6 +22,7 @@ from gateway.store import WorkbenchStore, default_url
 from gateway.store.engine import make_engine
 from gateway.store.migrate import current_revision, head_revision, upgrade
 from gateway.store.schema import metadata
+from gateway.store.store import RETRY_START_S
 from postgres_server import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -288,6 +289,20 @@ def test_a_store_that_cannot_be_reached_says_so_and_does_not_stop_the_start(capl
         store.recorder.started(key, LOCAL_USER, "s", "o", "SELECT 1", dt.datetime.now(dt.timezone.utc))
         assert store.recorder.flush(60)
         assert store.status()["history_lost"] == 1  # counted, not hidden
+    finally:
+        store.close()
+
+
+def test_a_store_that_was_down_at_start_is_used_once_it_is_back(postgres_server):
+    url = postgres_server.url("created_later")  # the server runs, the database is not there yet
+    store = WorkbenchStore(url)
+    try:
+        with pytest.raises(StoreUnavailableError, match="created_later"):
+            store.open_tab(LOCAL_USER)
+        postgres_server.create_database("created_later")
+        store._last_attempt -= RETRY_START_S  # as if the retry pause had passed
+        assert store.open_tab(LOCAL_USER).title == "Query 1"  # migrated on this call, then written
+        assert store.status()["state"] == "available"
     finally:
         store.close()
 

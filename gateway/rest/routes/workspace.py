@@ -163,5 +163,5 @@ def list_history(request: Request, user: str,
                  limit: int = Query(100, description="Entries in the page, 1 to 1000."),
                  beforeId: Optional[int] = Query(None, description="Only entries older than this id.")):
     entries = service_of(request).list_history(user, search, limit, beforeId)
-    more = len(entries) == limit and entries
-    return {"entries": to_json(entries), "nextBeforeId": entries[-1].entry_id if more else None}
+    full_page = bool(entries) and len(entries) == limit  # there may be older entries
+    return {"entries": to_json(entries), "nextBeforeId": entries[-1].entry_id if full_page else None}
