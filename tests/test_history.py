@@ -124,6 +124,25 @@ def test_a_store_that_cannot_be_written_never_fails_a_statement(gateway, session
         broken.close()
 
 
+def test_an_observer_that_raises_is_logged_and_the_statement_runs_on(gateway, session, caplog):
+    class Broken:
+        def operation_submitted(self, operation):
+            raise RuntimeError("a bug in an observer")
+
+        operation_ended = operation_done = operation_submitted
+
+    saved = gateway.operations.observers
+    gateway.operations.observers = (Broken(),)
+    try:
+        with caplog.at_level("ERROR", logger="gateway.core.operations"):
+            _, rows, _ = run_all(gateway, session, "SELECT 'still' AS answer")
+        assert rows == [["still"]]
+        failures = [r for r in caplog.records if "observer Broken failed" in r.getMessage()]
+        assert {r.getMessage().rsplit(" ", 1)[-1] for r in failures} >= {"operation_submitted", "operation_ended"}
+    finally:
+        gateway.operations.observers = saved
+
+
 def test_gateway_info_names_the_store_and_its_state(gateway):
     info = gateway.get_gateway_info()
     assert info["store"].startswith("sqlite:///") and info["store"].endswith("workbench.db")
