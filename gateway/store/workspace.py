@@ -45,14 +45,14 @@ def checked_text(value, what: str, max_chars: int, allow_empty: bool = True) -> 
                                   f"send UTF-8 text") from None
     if len(value) > max_chars:
         raise InvalidRequestError(f"the {what} has {len(value):,} characters, more than the {max_chars:,} allowed; "
-                                  f"shorten it (or raise the limit, see docs/store.md)")
+                                  f"shorten it (the limits: docs/store.md)")
     if not allow_empty and not value.strip():
         raise InvalidRequestError(f"the {what} is empty; give one")
     return value
 
 
 def checked_name(value, what: str) -> str:
-    """A name or title: text, not blank, at most NAME_CHARS characters once stripped."""
+    """A name or title: text, not blank, at most NAME_CHARS characters; returned stripped."""
     return checked_text(value, what, NAME_CHARS, allow_empty=False).strip()
 
 
