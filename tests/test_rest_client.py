@@ -93,8 +93,13 @@ def test_dbapi_cursor(server, gateway, row_format):
         assert [row for row in cur.execute("SELECT x FROM dbapi_v")] == [(1,)]
         with pytest.raises(ProgrammingError):
             cur.execute("SELEC 1")
-        with pytest.raises(NotSupportedError):
+        bound = cur.execute("SELECT :text AS t, :day AS d, :n AS n, ':text' AS kept",
+                            {"text": "it's a \\ test", "day": day, "n": None}).fetchall()
+        assert bound == [("it's a \\ test", day, None, ":text")]  # named parameters, bound as literals
+        with pytest.raises(ProgrammingError, match="mapping"):
             cur.execute("SELECT ?", (1,))
+        with pytest.raises(ProgrammingError, match=":missing"):
+            cur.execute("SELECT :missing", {"other": 1})
         with pytest.raises(NotSupportedError):
             conn.rollback()
         conn.commit()

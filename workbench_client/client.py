@@ -20,6 +20,7 @@ import base64
 import datetime as dt
 import gc
 import http.client
+import re
 import ssl
 import threading
 import time
@@ -266,6 +267,9 @@ class RemoteSession:
     def databases(self, catalog: Optional[str] = None) -> list[str]:
         return self.client.request("GET", f"{self.path}/databases", params={"catalog": catalog})["databases"]
 
+    def current_database(self) -> str:
+        return self.client.request("GET", f"{self.path}/databases")["currentDatabase"]
+
     def tables(self, catalog: Optional[str] = None, database: Optional[str] = None, kind: str = "ALL") -> list[dict]:
         return self.client.request("GET", f"{self.path}/tables",
                                    params={"catalog": catalog, "database": database, "kind": kind})["tables"]
@@ -480,7 +484,7 @@ _JSON_DECODERS = {
 
 apilevel = "2.0"
 threadsafety = 1  # threads may share the module, not connections
-paramstyle = "qmark"  # declared for tools; parameters are not supported (the gateway takes SQL text)
+paramstyle = "named"  # :name, bound in the client as Spark SQL literals (the gateway takes SQL text)
 
 _TYPE_CODES = {"VARCHAR": "STRING", "CHAR": "STRING"}
 
@@ -488,19 +492,28 @@ _TYPE_CODES = {"VARCHAR": "STRING", "CHAR": "STRING"}
 def connect(url: str = "http://127.0.0.1:8083", token: Optional[str] = None, properties: Optional[dict] = None,
             session_name: Optional[str] = None, session: Optional[str] = None, row_format: str = "ARROW",
             page_rows: int = DEFAULT_PAGE_ROWS, ssl_context: Optional[ssl.SSLContext] = None,
-            timeout_s: float = 60.0) -> "Connection":
+            timeout_s: float = 60.0, database: Optional[str] = None) -> "Connection":
     """A DB-API connection: its own gateway session (or an existing one by handle).
 
     ``row_format``: ARROW (the default, needs pyarrow) or JSON, how result pages travel; rows are
-    native Python values either way. ``page_rows``: rows asked for per page.
+    native Python values either way. ``page_rows``: rows asked for per page. ``database``: the
+    session's current database (``USE``).
     """
     fmt = str(row_format).upper()
     if fmt not in ("ARROW", "JSON"):
         raise InterfaceError(f"row_format {row_format!r} is not supported: use ARROW (the default) or JSON")
     client = GatewayClient(url, token, timeout_s=timeout_s, ssl_context=ssl_context)
+    remote = None
     try:
         remote = client.session(session) if session else client.open_session(properties, session_name)
+        if database:
+            remote.configure("USE " + quote_identifier(database))
     except Error:
+        if remote is not None and not session:
+            try:
+                remote.close()
+            except Error:
+                pass
         client.close()
         raise
     return Connection(client, remote, owns_session=session is None, row_format=fmt, page_rows=page_rows)
@@ -582,11 +595,10 @@ class Cursor:
     def execute(self, operation: str, parameters=None) -> "Cursor":
         if self._closed:
             raise InterfaceError("the cursor is closed")
-        if parameters:
-            raise NotSupportedError("query parameters are not supported; the gateway takes SQL text")
+        statement = bind_parameters(operation, parameters)
         self._finish()
         connection = self.connection
-        self._operation = connection.session.execute(operation)
+        self._operation = connection.session.execute(statement)
         self._pages = self._operation.pages(connection.page_rows, connection.row_format)
         self._page = next(self._pages, None)  # waits for the result (or raises the statement's error)
         self._offset = 0
@@ -596,7 +608,8 @@ class Cursor:
         return self
 
     def executemany(self, operation: str, seq_of_parameters) -> None:
-        raise NotSupportedError("query parameters are not supported; the gateway takes SQL text")
+        for parameters in seq_of_parameters:
+            self.execute(operation, parameters)
 
     def fetchone(self) -> Optional[tuple]:
         rows = self.fetchmany(1)
@@ -680,6 +693,66 @@ class Cursor:
         self._pages = None
         self._page = None
         self.description = None
+
+
+def quote_identifier(name: str) -> str:
+    """A Spark SQL identifier in back-quotes (a back-quote inside doubled)."""
+    return "`" + name.replace("`", "``") + "`"
+
+
+# Strings, quoted names and comments (left alone), ``::`` casts, and ``:name`` placeholders.
+_PLACEHOLDERS = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`(?:[^`]|``)*`|--[^\n]*|/\*.*?\*/|::"""
+                           r"""|:([A-Za-z_][A-Za-z0-9_]*)""", re.S)
+
+
+def bind_parameters(operation: str, parameters) -> str:
+    """``:name`` placeholders (paramstyle named) replaced by Spark SQL literals, outside strings and
+    comments. Without parameters (None or empty) the text goes as it is."""
+    if not parameters:
+        return operation
+    if not isinstance(parameters, dict):
+        raise ProgrammingError(f"parameters must be a mapping for :name placeholders (paramstyle named), "
+                               f"not {type(parameters).__name__}")
+
+    def replace(match: re.Match) -> str:
+        name = match.group(1)
+        if name is None:
+            return match.group(0)
+        if name not in parameters:
+            raise ProgrammingError(f"the statement has the placeholder :{name} but no parameter {name!r} was given "
+                                   f"(given: {', '.join(sorted(parameters))})")
+        return sql_literal(parameters[name])
+
+    return _PLACEHOLDERS.sub(replace, operation)
+
+
+def sql_literal(value) -> str:
+    """A Python value as a Spark SQL literal."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, (int, Decimal)):
+        return str(value)
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            return f"CAST('{value}' AS DOUBLE)"
+        return repr(value) + "D"
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is not None:
+            utc = value.astimezone(dt.timezone.utc).replace(tzinfo=None)
+            return f"TIMESTAMP'{utc.isoformat(sep=' ')}+00:00'"  # TIMESTAMP_LTZ, the instant
+        return f"TIMESTAMP_NTZ'{value.isoformat(sep=' ')}'"
+    if isinstance(value, dt.date):
+        return f"DATE'{value.isoformat()}'"
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return f"X'{bytes(value).hex()}'"
+    if isinstance(value, str):
+        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    if isinstance(value, (list, tuple)):
+        return "array(" + ", ".join(sql_literal(v) for v in value) + ")"
+    raise NotSupportedError(f"cannot send a {type(value).__name__} as a SQL parameter; use str, int, float, "
+                            f"Decimal, bool, date, datetime, bytes, a list of them, or None")
 
 
 def _type_code(type_json: dict) -> str:
