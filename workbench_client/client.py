@@ -165,7 +165,11 @@ class GatewayClient:
         connection is retried on a new one.
         """
         _, payload = self.exchange(method, path, body, params, raw, content_type, retry)
-        return _json.loads(payload) if payload else {}
+        try:
+            return _json.loads(payload) if payload else {}
+        except ValueError:
+            raise InterfaceError(f"{method} {path} answered something that is not JSON: "
+                                 f"{payload[:200].decode('utf-8', 'replace')!r}; is the URL a workbench's REST API?")
 
     def exchange(self, method: str, path: str, body: Any = None, params: Optional[dict] = None,
                  raw: Optional[bytes] = None, content_type: str = "application/json",
