@@ -4,7 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from gateway import GatewayContract, GatewayError, GatewayService, PageSpec, SessionNotFoundError
-from gateway.rest import start_from_config as start_rest_from_config
+from gateway.rest import process_gateway
 
 st.set_page_config(page_title="Spark SQL Workbench", page_icon="⚡", layout="wide")
 
@@ -34,8 +34,8 @@ def get_gateway() -> GatewayContract:
     The metastore is touched once here, under the spinner, so its cold start (20 s and more
     for a new embedded Derby database) does not land on a user's first click or keystroke.
     """
-    gateway = GatewayService()
-    start_rest_from_config(gateway)  # rest.enabled: the REST API beside the UI, over the same sessions
+    # The launcher (launch.py) may have built it already, with the REST API (rest.enabled) beside it.
+    gateway = process_gateway(GatewayService)
     warm_up = gateway.open_session(name="warm-up")
     try:
         gateway.list_databases(warm_up)

@@ -1,12 +1,14 @@
 """REST API (this gateway, workbench_client) versus the Spark Thrift Server shipped in pyspark (HiveServer2
-protocol, impyla), both on 127.0.0.1, in one run: SELECT 1 latency and N rows x 5 columns
-(bigint, double, string, date, timestamp) fetched to Python values.
+protocol, impyla) and in-process PySpark, in one run: SELECT 1 latency through each DB-API cursor, and
+N rows x 5 columns (bigint, double, string, date, timestamp) fetched over REST as Arrow into pandas
+(``fetch_pandas``), as Arrow into Python rows, and as JSON into Python rows; through the Thrift Server
+into Python rows; and in-process with ``toPandas()``.
 
-    .venv/bin/python benchmarks/rest_vs_thrift.py [--rows 1000000] [--select1 30] [--skip-thrift]
+    .venv/bin/python benchmarks/rest_vs_thrift.py [--rows 1000000] [--select1 100] [--skip-thrift]
 
 Each server runs alone in its own process (the other is not started yet or already stopped), with its
 own data directory, on the same master and driver memory; this process is only the client. The Thrift
-Server runs with its defaults.
+Server runs with its defaults. The in-process Spark starts in this process after both servers stopped.
 """
 from __future__ import annotations
 
@@ -56,41 +58,73 @@ def start_rest(data_dir: Path, port: int) -> subprocess.Popen:
 
 
 def bench_rest(data_dir: Path, rows: int, select1_runs: int, page_rows: int) -> dict:
-    from workbench_client import GatewayClient
+    from workbench_client import GatewayClient, connect
 
     port = free_port()
     started = time.perf_counter()
     process = start_rest(data_dir, port)
+    result = {}
     try:
         wait_for_port(port, process)
-        startup = time.perf_counter() - started
-        with GatewayClient(f"http://127.0.0.1:{port}", timeout_s=600) as client:
-            session = client.open_session()
-            for _ in range(3):  # warm up
-                session.sql("SELECT 1")
+        result["startup_s"] = time.perf_counter() - started
+        url = f"http://127.0.0.1:{port}"
+        with connect(url, timeout_s=600) as conn:  # the DB-API cursor, Arrow pages (the default)
+            cursor = conn.cursor()
+            for _ in range(5):  # warm up
+                cursor.execute("SELECT 1").fetchall()
             latencies = []
             for _ in range(select1_runs):
                 t = time.perf_counter()
-                assert session.sql("SELECT 1") == [(1,)]
+                cursor.execute("SELECT 1")
+                assert cursor.fetchall() == [(1,)]
                 latencies.append(time.perf_counter() - t)
-            session.sql(QUERY.format(rows=1000))  # warm up the plan path
+            result["select1_median_ms"], result["select1_p95_ms"] = summarize(latencies)
+            cursor.execute(QUERY.format(rows=1000)).fetch_pandas()  # warm up the plan path
+
             t = time.perf_counter()
-            first_row = None
+            frame = cursor.execute(QUERY.format(rows=rows)).fetch_pandas()
+            result["arrow_pandas_s"] = time.perf_counter() - t
+            assert len(frame) == rows, len(frame)
+            result["last_row"] = tuple(frame.iloc[-1])
+            del frame
+
+            t = time.perf_counter()
+            fetched = cursor.execute(QUERY.format(rows=rows)).fetchall()
+            result["arrow_rows_s"] = time.perf_counter() - t
+            assert len(fetched) == rows and fetched[-1][4].year >= 2020, fetched[-1]  # native datetimes
+            del fetched
+        with GatewayClient(url, timeout_s=600) as client:
+            session = client.open_session()
+            t = time.perf_counter()
             count = 0
             with session.execute(QUERY.format(rows=rows)) as op:
-                for row in op.rows(max_rows=page_rows):
-                    if first_row is None:
-                        first_row = time.perf_counter() - t
+                for _ in op.rows(max_rows=page_rows, row_format="JSON"):
                     count += 1
-                    last = row
-            total = time.perf_counter() - t
+            result["json_rows_s"] = time.perf_counter() - t
             assert count == rows, count
             session.close()
     finally:
         stop_process(process)
-    median, p95 = summarize(latencies)
-    return {"startup_s": startup, "select1_median_ms": median, "select1_p95_ms": p95,
-            "rows_total_s": total, "rows_first_s": first_row, "rows_per_s": rows / total, "last_row": last}
+    return result
+
+
+def bench_in_process(data_dir: Path, rows: int) -> dict:
+    """``toPandas()`` (with Arrow) in this process: the bar REST with Arrow is held to."""
+    from pyspark.sql import SparkSession
+
+    spark = (SparkSession.builder.master(MASTER).config("spark.driver.memory", DRIVER_MEMORY)
+             .config("spark.ui.enabled", "false").config("spark.sql.execution.arrow.pyspark.enabled", "true")
+             .config("spark.sql.warehouse.dir", str(data_dir / "warehouse"))
+             .config("spark.local.dir", str(data_dir / "tmp")).getOrCreate())
+    try:
+        spark.sql(QUERY.format(rows=1000)).toPandas()
+        t = time.perf_counter()
+        frame = spark.sql(QUERY.format(rows=rows)).toPandas()
+        total = time.perf_counter() - t
+        assert len(frame) == rows
+    finally:
+        spark.stop()
+    return {"to_pandas_s": total}
 
 
 # -- Spark Thrift Server ----------------------------------------------------------------------------
@@ -182,38 +216,54 @@ def bench_thrift(data_dir: Path, rows: int, select1_runs: int, page_rows: int) -
         stop_process(process)
     median, p95 = summarize(latencies)
     return {"startup_s": startup, "select1_median_ms": median, "select1_p95_ms": p95,
-            "rows_total_s": total, "rows_first_s": first_row, "rows_per_s": rows / total, "last_row": last}
+            "thrift_rows_s": total, "thrift_first_row_s": first_row, "last_row": last}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
-    parser.add_argument("--select1", type=int, default=30, help="SELECT 1 round trips to time")
-    parser.add_argument("--page-rows", type=int, default=20_000, help="rows per page / fetch size, both sides")
+    parser.add_argument("--select1", type=int, default=100, help="SELECT 1 round trips to time")
+    parser.add_argument("--page-rows", type=int, default=20_000,
+                        help="rows per page / fetch size for the JSON and Thrift Server runs (Arrow: the client's 50,000)")
     parser.add_argument("--skip-thrift", action="store_true")
     args = parser.parse_args()
-    results = {}
     with tempfile.TemporaryDirectory(prefix="rest-vs-thrift-") as tmp:
-        for name, bench in (("REST (this gateway)", bench_rest), ("Spark Thrift Server", bench_thrift)):
-            if name.startswith("Spark") and args.skip_thrift:
-                continue
-            data_dir = Path(tmp) / name.split()[0].lower()
-            (data_dir / "tmp").mkdir(parents=True)
-            print(f"running {name} ...", flush=True)
-            results[name] = bench(data_dir, args.rows, args.select1, args.page_rows)
-    names = list(results)
-    print(f"\n{args.rows:,} rows x 5 columns (bigint, double, string, date, timestamp); master {MASTER}; "
-          f"page/fetch size {args.page_rows:,}; {args.select1} SELECT 1 round trips\n")
-    print(f"| measure | {' | '.join(names)} |")
-    print(f"|---|{'---|' * len(names)}")
-    for key, label, fmt in (("select1_median_ms", "SELECT 1, median (ms)", "{:.1f}"),
-                            ("select1_p95_ms", "SELECT 1, p95 (ms)", "{:.1f}"),
-                            ("rows_first_s", "big result: first row (s)", "{:.2f}"),
-                            ("rows_total_s", "big result: all rows (s)", "{:.2f}"),
-                            ("rows_per_s", "big result: rows per second", "{:,.0f}"),
-                            ("startup_s", "server start (s)", "{:.1f}")):
-        print(f"| {label} | {' | '.join(fmt.format(results[n][key]) for n in names)} |")
-    print("\nlast row:", {n: results[n]["last_row"] for n in names})
+        dirs = {name: Path(tmp) / name for name in ("rest", "thrift", "inprocess")}
+        for path in dirs.values():
+            (path / "tmp").mkdir(parents=True)
+        print("running REST (this gateway) ...", flush=True)
+        rest = bench_rest(dirs["rest"], args.rows, args.select1, args.page_rows)
+        thrift = None
+        if not args.skip_thrift:
+            print("running the Spark Thrift Server ...", flush=True)
+            thrift = bench_thrift(dirs["thrift"], args.rows, args.select1, args.page_rows)
+        print("running in-process toPandas() ...", flush=True)
+        local = bench_in_process(dirs["inprocess"], args.rows)
+    n = args.rows
+    print(f"\n{n:,} rows x 5 columns (bigint, double, string, date, timestamp); master {MASTER}; "
+          f"{args.select1} SELECT 1 round trips through each DB-API cursor\n")
+    print("| measure | seconds | rows per second |")
+    print("|---|---|---|")
+    lines = [("REST, Arrow pages into pandas (fetch_pandas)", rest["arrow_pandas_s"]),
+             ("REST, Arrow pages into Python rows (fetchall)", rest["arrow_rows_s"]),
+             ("REST, JSON pages into Python rows", rest["json_rows_s"]),
+             ("in-process toPandas()", local["to_pandas_s"])]
+    if thrift:
+        lines.append(("Spark Thrift Server into Python rows (impyla)", thrift["thrift_rows_s"]))
+    for label, seconds in lines:
+        print(f"| {label} | {seconds:.2f} | {n / seconds:,.0f} |")
+    print(f"\nREST Arrow into pandas vs in-process toPandas(): {local['to_pandas_s'] / rest['arrow_pandas_s']:.2f}x "
+          f"(target >= 0.9x); rows per second {n / rest['arrow_pandas_s']:,.0f} (target >= 1,000,000)")
+    if thrift:
+        print(f"REST Arrow into pandas vs the Thrift Server: {thrift['thrift_rows_s'] / rest['arrow_pandas_s']:.1f}x "
+              f"(target >= 15x); REST Arrow into Python rows vs the Thrift Server: "
+              f"{thrift['thrift_rows_s'] / rest['arrow_rows_s']:.1f}x")
+    print("\n| SELECT 1 | REST (workbench_client) | Spark Thrift Server (impyla) |")
+    print("|---|---|---|")
+    for key, label in (("select1_median_ms", "median (ms)"), ("select1_p95_ms", "p95 (ms)")):
+        print(f"| {label} | {rest[key]:.1f} | {thrift[key]:.1f} |" if thrift else f"| {label} | {rest[key]:.1f} | - |")
+    print(f"\nserver start (s): REST {rest['startup_s']:.1f}" + (f", Thrift Server {thrift['startup_s']:.1f}" if thrift else ""))
+    print("last row:", {"REST": rest["last_row"], **({"Thrift Server": thrift["last_row"]} if thrift else {})})
 
 
 if __name__ == "__main__":

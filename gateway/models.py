@@ -92,6 +92,9 @@ class ResultSet:
 
     ``rows`` are lists of JSON-ready values; ``next_token`` is None at EOS. The last
     page of a result is EOS and may still carry rows, saving a round trip.
+    ``arrow``: the same rows as a ``pyarrow.Table`` when they came from Spark (None otherwise);
+    a page built from it turns into ``rows`` only when they are read, so an Arrow client never
+    pays for Python values.
     """
 
     result_type: ResultType
@@ -99,6 +102,7 @@ class ResultSet:
     columns: list[Column] = field(default_factory=list)
     rows: list[list] = field(default_factory=list)
     exception: Optional[dict] = None
+    arrow: Optional[Any] = field(default=None, repr=False, compare=False)
 
     def row_json(self) -> list[dict]:
         """Rows in the seed's row JSON: ``{"kind": "INSERT", "fields": [...]}``."""

@@ -55,6 +55,16 @@ def gateway(config):
     service.shutdown()
 
 
+@pytest.fixture(scope="session")
+def workbench_dialect():
+    """``workbench://`` for SQLAlchemy. Its entry point (pyproject.toml) is seen only after the shared
+    venv is reinstalled, so the tests register the same class by hand."""
+    from sqlalchemy.dialects import registry
+
+    registry.register("workbench", "workbench_client.dialect", "WorkbenchDialect")
+    return "workbench"
+
+
 @pytest.fixture
 def session(gateway):
     handle = gateway.open_session(name="test")

@@ -19,7 +19,7 @@ def test_info_and_api_versions(http, gateway):
     assert info.status == 200
     assert info.body["productName"] == "Spark SQL Workbench"
     assert info.body["sparkVersion"] == gateway.root.version
-    assert http("GET", "/v2/api_versions").body == {"versions": ["V1", "V2"]}
+    assert http("GET", "/v2/api_versions").body == {"versions": ["V1", "V2", "V3", "V4"]}
 
 
 def test_session_lifecycle(http, gateway):

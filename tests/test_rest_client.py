@@ -2,7 +2,11 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import time
+from decimal import Decimal
+
+import pyarrow as pa
 
 import pytest
 
@@ -18,7 +22,7 @@ def client(server):
 
 
 def test_session_statement_rows(client, gateway):
-    assert client.api_versions() == ["V1", "V2"]
+    assert client.api_versions() == ["V1", "V2", "V3", "V4"]
     with client.open_session({"spark.sql.shuffle.partitions": "4"}, name="client") as session:
         assert gateway.session_name(session.handle) == "client"
         assert session.properties()["spark.sql.shuffle.partitions"] == "4"
@@ -26,8 +30,8 @@ def test_session_statement_rows(client, gateway):
         assert rows == [(0, True), (1, False), (2, True), (3, False), (4, True)]
         with session.execute("SELECT id FROM range(0, 2500, 1, 3)") as op:
             pages = list(op.pages(max_rows=1000))
-            assert [len(p["results"]["data"]) <= 1000 for p in pages] == [True] * len(pages)
-            assert sum(len(p["results"]["data"]) for p in pages) == 2500
+            assert [p["table"].num_rows <= 1000 for p in pages] == [True] * len(pages)
+            assert sum(p["table"].num_rows for p in pages) == 2500
             assert pages[-1]["resultType"] == "EOS" and op.columns[0]["name"] == "id"
         session.configure("SET spark.sql.shuffle.partitions=6")
         assert session.properties()["spark.sql.shuffle.partitions"] == "6"
@@ -70,25 +74,32 @@ def test_cancel_and_errors(client):
         assert session.sql("SELECT 1") == [(1,)]
 
 
-def test_dbapi_cursor(server, gateway):
+@pytest.mark.parametrize("row_format", ["ARROW", "JSON"])
+def test_dbapi_cursor(server, gateway, row_format):
     assert dbapi.apilevel == "2.0"
-    with dbapi.connect(server.url, session_name="dbapi") as conn:
+    with dbapi.connect(server.url, session_name="dbapi", row_format=row_format, page_rows=2) as conn:
         cur = conn.cursor()
         cur.execute("SELECT id, CAST(id AS DECIMAL(6,2)) AS price, DATE'2024-03-01' AS day FROM range(0, 5)")
         assert [d[0] for d in cur.description] == ["id", "price", "day"]
         assert cur.description[0][1] == "BIGINT" and cur.description[1][4:6] == (6, 2)
-        assert cur.fetchone() == (0, 0.0, "2024-03-01")
-        assert cur.fetchmany(2) == [(1, 1.0, "2024-03-01"), (2, 2.0, "2024-03-01")]
-        assert cur.fetchall() == [(3, 3.0, "2024-03-01"), (4, 4.0, "2024-03-01")]
+        day = dt.date(2024, 3, 1)
+        first = cur.fetchone()
+        assert first == (0, Decimal("0.00"), day) and str(first[1]) == "0.00"
+        assert cur.fetchmany(2) == [(1, Decimal("1.00"), day), (2, Decimal("2.00"), day)]  # across pages of 2
+        assert cur.fetchall() == [(3, Decimal("3.00"), day), (4, Decimal("4.00"), day)]
         assert cur.fetchone() is None and cur.rowcount == -1
         cur.execute("CREATE TEMPORARY VIEW dbapi_v AS SELECT 1 AS x")
         assert cur.description is None and cur.fetchall() == []
         assert [row for row in cur.execute("SELECT x FROM dbapi_v")] == [(1,)]
-        assert dt.date.fromisoformat("2024-03-01")  # dates arrive as ISO text, per the seed
         with pytest.raises(ProgrammingError):
             cur.execute("SELEC 1")
-        with pytest.raises(NotSupportedError):
+        bound = cur.execute("SELECT :text AS t, :day AS d, :n AS n, ':text' AS kept",
+                            {"text": "it's a \\ test", "day": day, "n": None}).fetchall()
+        assert bound == [("it's a \\ test", day, None, ":text")]  # named parameters, bound as literals
+        with pytest.raises(ProgrammingError, match="mapping"):
             cur.execute("SELECT ?", (1,))
+        with pytest.raises(ProgrammingError, match=":missing"):
+            cur.execute("SELECT :missing", {"other": 1})
         with pytest.raises(NotSupportedError):
             conn.rollback()
         conn.commit()
@@ -98,6 +109,75 @@ def test_dbapi_cursor(server, gateway):
         gateway.heartbeat(handle)  # closing the connection closed its session
     with pytest.raises(InterfaceError):
         conn.cursor()
+
+
+NATIVE_QUERY = """SELECT DATE'2024-02-29' AS d, TIMESTAMP_NTZ'2024-01-02 03:04:05.123456' AS ts,
+    TIMESTAMP'2024-01-02 03:04:05' AS ltz, CAST(12345678901234.5678 AS DECIMAL(20, 4)) AS big,
+    CAST(-1.5 AS DECIMAL(6, 2)) AS small, X'00FF10' AS bin, array(1, 2) AS arr, map('k', 1.5D) AS m,
+    named_struct('a', 1, 'b', DATE'2020-01-01') AS st, CAST(NULL AS DATE) AS nothing, 2.5D AS x, 'é' AS s"""
+
+
+def test_native_values_are_the_same_over_arrow_and_json(server):
+    """Per DB-API, as impyla gives them from the Thrift Server: dates, datetimes, Decimals, bytes."""
+    answers = {}
+    for row_format in ("ARROW", "JSON"):
+        with dbapi.connect(server.url, row_format=row_format, properties={"spark.sql.session.timeZone": "UTC"}) as conn:
+            answers[row_format] = conn.cursor().execute(NATIVE_QUERY).fetchall()
+    arrow_row, json_row = answers["ARROW"][0], answers["JSON"][0]
+    assert arrow_row[:7] == (dt.date(2024, 2, 29), dt.datetime(2024, 1, 2, 3, 4, 5, 123456),
+                             dt.datetime(2024, 1, 2, 3, 4, 5, tzinfo=dt.timezone.utc),
+                             Decimal("12345678901234.5678"), Decimal("-1.50"), b"\x00\xff\x10", [1, 2])
+    assert arrow_row[7:] == ({"k": 1.5}, {"a": 1, "b": dt.date(2020, 1, 1)}, None, 2.5, "é")
+    assert json_row[:7] == arrow_row[:7] and json_row[9:] == arrow_row[9:]
+    assert json_row[7] == {"k": 1.5} and json_row[8] == {"a": 1, "b": "2020-01-01"}  # nested JSON stays JSON
+
+
+def test_fetch_arrow_table_and_pandas(server):
+    with dbapi.connect(server.url, page_rows=7000) as conn:
+        cur = conn.cursor()
+        cur.execute("SELECT id, concat('r', id) AS s, date_add(DATE'2020-01-01', CAST(id % 10 AS INT)) AS d "
+                    "FROM range(0, 30000, 1, 3)")
+        assert cur.fetchmany(5) == [(i, f"r{i}", dt.date(2020, 1, 1 + i)) for i in range(5)]
+        table = cur.fetch_arrow_table()  # what was not fetched yet, across pages
+        assert table.num_rows == 29995 and table.column("id")[0].as_py() == 5
+        assert table.schema.field("d").type == pa.date32() and table.column("id").to_pylist() == list(range(5, 30000))
+        frame = cur.execute("SELECT id, id * 0.5D AS x FROM range(0, 20000, 1, 2) ORDER BY id").fetch_pandas()
+        assert list(frame.columns) == ["id", "x"] and len(frame) == 20000
+        assert str(frame["id"].dtype) == "int64" and frame["x"].iloc[-1] == 9999.5
+        empty = cur.execute("SELECT id, CAST(id AS STRING) AS s FROM range(10) WHERE id < 0").fetch_arrow_table()
+        assert empty.num_rows == 0 and empty.schema.names == ["id", "s"]
+        assert empty.schema.field("id").type == pa.int64()
+        with pytest.raises(InterfaceError, match="fetched already"):
+            cur.fetch_arrow_table()
+    with dbapi.connect(server.url, row_format="json") as conn:
+        with pytest.raises(NotSupportedError, match="row_format='ARROW'"):
+            conn.cursor().execute("SELECT 1").fetch_arrow_table()
+    with pytest.raises(InterfaceError, match="row_format 'XML'"):
+        dbapi.connect(server.url, row_format="XML")
+
+
+def test_arrow_page_over_raw_http(server, gateway):
+    """An Arrow page is an IPC stream; the other fields ride in its schema's metadata; the last rows come with EOS."""
+    session = gateway.open_session(name="raw-arrow")
+    try:
+        op = gateway.execute_statement(session, "SELECT id, DATE'2024-01-01' AS d FROM range(3)")
+        with GatewayClient(server.url) as c:
+            path = f"/v1/sessions/{session}/operations/{op}/result/0?rowFormat=arrow"
+            content_type, payload = c.exchange("GET", path)
+            while True:
+                with pa.ipc.open_stream(payload) as reader:
+                    table = reader.read_all()
+                fields = json.loads(table.schema.metadata[b"workbench.page"])
+                if fields["resultType"] != "NOT_READY":
+                    break
+                content_type, payload = c.exchange("GET", fields["nextResultUri"])
+        assert content_type == "application/vnd.apache.arrow.stream"
+        assert fields["resultType"] == "EOS" and fields["nextResultUri"] is None and fields["isQueryResult"] is True
+        assert [c["name"] for c in fields["results"]["columns"]] == ["id", "d"]
+        assert fields["results"]["rowFormat"] == "ARROW"
+        assert table.column("id").to_pylist() == [0, 1, 2] and table.schema.field("d").type == pa.date32()
+    finally:
+        gateway.close_session(session)
 
 
 def test_client_with_token(gateway):

@@ -98,4 +98,9 @@ def test_generated_requests_never_get_a_server_error(case, server, real_handles)
             case.path_parameters[name] = value
     if isinstance(case.body, dict) and "://" in str(case.body.get("uri", "")):
         case.body["uri"] = "generated.jar"  # never let a generated URI reach out of this machine
-    case.call_and_validate(base_url=server.url, checks=[not_a_server_error], timeout=120)
+    response = case.call(base_url=server.url, timeout=120)
+    if response.status_code == 501 and "501" in case.operation.definition.raw.get("responses", {}):
+        # Flink endpoints Spark cannot serve say so on purpose (documented as 501), with Flink's errors list.
+        assert "not supported" in response.json()["errors"][0]
+        return
+    case.validate_response(response, checks=[not_a_server_error])

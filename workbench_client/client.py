@@ -1,6 +1,9 @@
-"""A small Python client for the gateway's REST API, with a DB-API 2.0 style cursor.
+"""A small Python client for the gateway's REST API, with a DB-API 2.0 cursor.
 
-Standard library only (``http.client`` on one kept-alive connection); orjson is used when present.
+``http.client`` on one kept-alive connection; result pages come as Arrow IPC streams (pyarrow)
+by default, or as JSON (``row_format="JSON"``; orjson is used when present). Rows carry native
+Python values either way, as DB-API drivers do: ``datetime.date``, ``datetime.datetime`` (aware,
+in UTC, for TIMESTAMP_LTZ), ``Decimal``, ``bytes``.
 
     from workbench_client import GatewayClient, connect
     with GatewayClient("http://127.0.0.1:8083") as client:
@@ -9,14 +12,20 @@ Standard library only (``http.client`` on one kept-alive connection); orjson is 
             print(row)
     with connect("http://127.0.0.1:8083") as conn:          # DB-API 2.0
         cur = conn.cursor(); cur.execute("SELECT 1 AS one"); print(cur.description, cur.fetchall())
+        cur.execute("SELECT * FROM range(10)"); frame = cur.fetch_pandas()    # or fetch_arrow_table()
 """
 from __future__ import annotations
 
+import base64
+import datetime as dt
 import gc
 import http.client
+import re
+import ssl
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from decimal import Decimal
 from typing import Any, Iterator, Optional
 from urllib.parse import quote, urlencode, urlparse
 
@@ -33,6 +42,9 @@ except ImportError:  # pragma: no cover - the workbench installs orjson
 
 API = "/v2"
 NOT_READY_BACKOFF_S = (0.005, 0.01, 0.02, 0.05, 0.1)
+ARROW_MEDIA_TYPE = "application/vnd.apache.arrow.stream"
+ARROW_PAGE_KEY = b"workbench.page"
+DEFAULT_PAGE_ROWS = 50_000  # rows per page the client asks for (the server's result buffer holds 50,000)
 
 
 # -- errors (DB-API 2.0 names) --------------------------------------------------------------------
@@ -106,11 +118,14 @@ class GatewayClient:
     """One connection to a gateway; thread-safe (requests are serialized)."""
 
     def __init__(self, url: str = "http://127.0.0.1:8083", token: Optional[str] = None, timeout_s: float = 60.0,
-                 retries: int = 2) -> None:
+                 retries: int = 2, ssl_context: Optional[ssl.SSLContext] = None) -> None:
+        """``ssl_context``: for https, e.g. ``ssl.create_default_context(cafile=…)`` for a private CA
+        (default: the system's trusted certificates, host name checked)."""
         parsed = urlparse(url)
         if parsed.scheme not in ("http", "https") or not parsed.hostname:
             raise InterfaceError(f"gateway URL {url!r} is not an http(s) URL like http://127.0.0.1:8083")
         self._https = parsed.scheme == "https"
+        self._ssl_context = ssl_context
         self._host = parsed.hostname
         self._port = parsed.port or (443 if self._https else 80)
         self._headers = {"Accept": "application/json"}
@@ -135,8 +150,11 @@ class GatewayClient:
 
     def _connection(self) -> http.client.HTTPConnection:
         if self._conn is None:
-            kind = http.client.HTTPSConnection if self._https else http.client.HTTPConnection
-            self._conn = kind(self._host, self._port, timeout=self.timeout_s)
+            if self._https:
+                self._conn = http.client.HTTPSConnection(self._host, self._port, timeout=self.timeout_s,
+                                                         context=self._ssl_context)
+            else:
+                self._conn = http.client.HTTPConnection(self._host, self._port, timeout=self.timeout_s)
         return self._conn
 
     def request(self, method: str, path: str, body: Any = None, params: Optional[dict] = None,
@@ -146,6 +164,17 @@ class GatewayClient:
         ``retry``: the call is safe to repeat (GETs, result pages by token), so a dropped
         connection is retried on a new one.
         """
+        _, payload = self.exchange(method, path, body, params, raw, content_type, retry)
+        try:
+            return _json.loads(payload) if payload else {}
+        except ValueError:
+            raise InterfaceError(f"{method} {path} answered something that is not JSON: "
+                                 f"{payload[:200].decode('utf-8', 'replace')!r}; is the URL a workbench's REST API?")
+
+    def exchange(self, method: str, path: str, body: Any = None, params: Optional[dict] = None,
+                 raw: Optional[bytes] = None, content_type: str = "application/json",
+                 retry: bool = False) -> tuple[str, bytes]:
+        """One request; its answer's content type and bytes (an Error for any status >= 400)."""
         if params:
             path += ("&" if "?" in path else "?") + urlencode({k: v for k, v in params.items() if v is not None})
         headers = dict(self._headers)
@@ -168,13 +197,13 @@ class GatewayClient:
                     if attempt + 1 >= attempts:
                         raise OperationalError(f"{method} {path} failed: {exc}") from exc
                     time.sleep(0.05 * (attempt + 1))
-        try:
-            decoded = _json.loads(payload) if payload else {}
-        except ValueError:
-            decoded = {"root_cause": payload[:500].decode("utf-8", "replace")}
         if response.status >= 400:
+            try:
+                decoded = _json.loads(payload) if payload else {}
+            except ValueError:
+                decoded = {"root_cause": payload[:500].decode("utf-8", "replace")}
             raise _error_for(response.status, decoded if isinstance(decoded, dict) else {})
-        return decoded
+        return response.getheader("Content-Type", "application/json"), payload
 
     # -- calls --------------------------------------------------------------------------------------
 
@@ -242,6 +271,9 @@ class RemoteSession:
     def databases(self, catalog: Optional[str] = None) -> list[str]:
         return self.client.request("GET", f"{self.path}/databases", params={"catalog": catalog})["databases"]
 
+    def current_database(self) -> str:
+        return self.client.request("GET", f"{self.path}/databases")["currentDatabase"]
+
     def tables(self, catalog: Optional[str] = None, database: Optional[str] = None, kind: str = "ALL") -> list[dict]:
         return self.client.request("GET", f"{self.path}/tables",
                                    params={"catalog": catalog, "database": database, "kind": kind})["tables"]
@@ -292,10 +324,12 @@ class RemoteOperation:
                 if exc.status != 404:  # already gone with its session
                     raise
 
-    def pages(self, max_rows: Optional[int] = None, row_format: str = "JSON",
+    def pages(self, max_rows: Optional[int] = DEFAULT_PAGE_ROWS, row_format: str = "ARROW",
               timeout_s: float = 3600.0, prefetch: bool = True) -> Iterator[dict]:
         """Every page with rows or the end, in token order. A page is retried by its own token.
 
+        A page is the server's JSON fields; an Arrow page (``row_format="ARROW"``) has its rows as a
+        ``pyarrow.Table`` under ``"table"``, a JSON one as native tuples under ``"rows"``.
         ``prefetch``: ask for the next page while the caller works on this one, so the server
         prepares page N+1 while the client decodes page N (asking for N+1 frees page N on the server).
         """
@@ -329,45 +363,173 @@ class RemoteOperation:
                 pool.shutdown(wait=True, cancel_futures=True)
 
     def _fetch_page(self, uri: str) -> dict:
-        """One page, decoded with the cyclic GC paused: a page is tens of thousands of new containers
-        and nothing cyclic, and collections while they pile up cost more than the decoding."""
+        """One page, decoded with the cyclic GC paused: a JSON page is tens of thousands of new
+        containers and nothing cyclic, and collections while they pile up cost more than the decoding."""
         paused = gc.isenabled()
         gc.disable()
         try:
-            page = self.session.client.request("GET", uri, retry=True)
+            content_type, payload = self.session.client.exchange("GET", uri, retry=True)
+            if content_type.startswith(ARROW_MEDIA_TYPE):
+                return _arrow_page(payload)
+            page = _json.loads(payload)
             if "results" in page:
-                page["rows"] = [tuple(row["fields"]) for row in page["results"]["data"]]
+                decode = _json_decoders(page["results"]["columns"])
+                page["rows"] = [tuple(f(v) for f, v in zip(decode, row["fields"])) if decode else tuple(row["fields"])
+                                for row in page["results"]["data"]]
             return page
         finally:
             if paused:
                 gc.enable()
 
-    def rows(self, max_rows: Optional[int] = None) -> Iterator[tuple]:
-        for page in self.pages(max_rows):
-            yield from page["rows"]
+    def rows(self, max_rows: Optional[int] = DEFAULT_PAGE_ROWS, row_format: str = "ARROW") -> Iterator[tuple]:
+        for page in self.pages(max_rows, row_format):
+            yield from page_rows(page)
+
+    def arrow_table(self, max_rows: Optional[int] = DEFAULT_PAGE_ROWS):
+        """Every remaining row as one ``pyarrow.Table`` (Spark's Arrow types, TIMESTAMP_LTZ in UTC)."""
+        import pyarrow as pa
+
+        tables = [page["table"] for page in self.pages(max_rows, "ARROW")]
+        if not tables:
+            raise InterfaceError("the result has no pages; was it already read?")
+        return pa.concat_tables(tables)
+
+    def pandas(self, max_rows: Optional[int] = DEFAULT_PAGE_ROWS):
+        """Every remaining row as a pandas DataFrame (through Arrow)."""
+        return to_pandas(self.arrow_table(max_rows))
+
+
+def page_rows(page: dict) -> list[tuple]:
+    """A page's rows as tuples of native Python values (converted from Arrow on first use)."""
+    if "rows" not in page:
+        page["rows"] = arrow_rows(page["table"]) if "table" in page else []
+    return page["rows"]
+
+
+def _arrow_page(payload: bytes) -> dict:
+    import pyarrow as pa
+
+    with pa.ipc.open_stream(pa.py_buffer(payload)) as reader:
+        table = reader.read_all()
+    page = _json.loads(table.schema.metadata[ARROW_PAGE_KEY])
+    page["table"] = table.replace_schema_metadata(None)
+    return page
+
+
+def arrow_rows(table) -> list[tuple]:
+    """Rows of an Arrow table as tuples of native values, column by column (far faster than by row)."""
+    if table.num_rows == 0:
+        return []
+    columns = [_native_column(table.column(i)) for i in range(table.num_columns)]
+    return list(zip(*columns)) if columns else [() for _ in range(table.num_rows)]
+
+
+def _native_column(column) -> list:
+    import pyarrow as pa
+
+    kind = column.type
+    values = column.to_pylist()
+    if pa.types.is_map(kind) or pa.types.is_nested(kind):
+        return [_native_nested(v, kind) for v in values]
+    return values
+
+
+def _native_nested(value, kind):
+    """Maps as dicts, also inside lists and structs (Arrow gives a map as a list of pairs)."""
+    import pyarrow as pa
+
+    if value is None:
+        return None
+    if pa.types.is_map(kind):
+        return {_native_nested(k, kind.key_type): _native_nested(v, kind.item_type) for k, v in value}
+    if pa.types.is_list(kind) or pa.types.is_large_list(kind) or pa.types.is_fixed_size_list(kind):
+        return [_native_nested(v, kind.value_type) for v in value]
+    if pa.types.is_struct(kind):
+        return {kind.field(i).name: _native_nested(value.get(kind.field(i).name), kind.field(i).type)
+                for i in range(kind.num_fields)}
+    return value
+
+
+def to_pandas(table):
+    """A DataFrame of an Arrow table, as Spark's ``toPandas()`` gives it (dates as objects, not timestamps)."""
+    return table.to_pandas(date_as_object=True)
+
+
+def _json_decoders(columns: list[dict]) -> Optional[list]:
+    """Per column, how a JSON value becomes a native one; None when every column is plain JSON already."""
+    decoders = [_decimal_decoder(c["type"].get("scale", 0)) if c["type"].get("type") == "DECIMAL"
+                else _JSON_DECODERS.get(c["type"].get("type"), _same) for c in columns]
+    return decoders if any(d is not _same for d in decoders) else None
+
+
+def _same(value):
+    return value
+
+
+def _nullable(convert):
+    return lambda value: None if value is None else convert(value)
+
+
+def _decimal_decoder(scale: int):
+    """DECIMAL(p, s) comes as text, or as a JSON number when p <= 15 (then exact to its s digits)."""
+    step = Decimal(1).scaleb(-scale)
+    return _nullable(lambda value: Decimal(value) if isinstance(value, str) else Decimal(repr(value)).quantize(step))
+
+
+_JSON_DECODERS = {
+    "DATE": _nullable(dt.date.fromisoformat),
+    "TIMESTAMP": _nullable(dt.datetime.fromisoformat),
+    "TIMESTAMP_LTZ": _nullable(dt.datetime.fromisoformat),  # "…Z": aware, in UTC
+    "VARBINARY": _nullable(base64.b64decode),
+}
 
 
 # -- DB-API 2.0 -----------------------------------------------------------------------------------
 
 apilevel = "2.0"
 threadsafety = 1  # threads may share the module, not connections
-paramstyle = "qmark"  # declared for tools; parameters are not supported (the gateway takes SQL text)
+paramstyle = "named"  # :name, bound in the client as Spark SQL literals (the gateway takes SQL text)
 
 _TYPE_CODES = {"VARCHAR": "STRING", "CHAR": "STRING"}
 
 
 def connect(url: str = "http://127.0.0.1:8083", token: Optional[str] = None, properties: Optional[dict] = None,
-            session_name: Optional[str] = None, session: Optional[str] = None) -> "Connection":
-    """A DB-API connection: its own gateway session (or an existing one by handle)."""
-    client = GatewayClient(url, token)
-    remote = client.session(session) if session else client.open_session(properties, session_name)
-    return Connection(client, remote, owns_session=session is None)
+            session_name: Optional[str] = None, session: Optional[str] = None, row_format: str = "ARROW",
+            page_rows: int = DEFAULT_PAGE_ROWS, ssl_context: Optional[ssl.SSLContext] = None,
+            timeout_s: float = 60.0, database: Optional[str] = None) -> "Connection":
+    """A DB-API connection: its own gateway session (or an existing one by handle).
+
+    ``row_format``: ARROW (the default, needs pyarrow) or JSON, how result pages travel; rows are
+    native Python values either way. ``page_rows``: rows asked for per page. ``database``: the
+    session's current database (``USE``).
+    """
+    fmt = str(row_format).upper()
+    if fmt not in ("ARROW", "JSON"):
+        raise InterfaceError(f"row_format {row_format!r} is not supported: use ARROW (the default) or JSON")
+    client = GatewayClient(url, token, timeout_s=timeout_s, ssl_context=ssl_context)
+    remote = None
+    try:
+        remote = client.session(session) if session else client.open_session(properties, session_name)
+        if database:
+            remote.configure("USE " + quote_identifier(database))
+    except Error:
+        if remote is not None and not session:
+            try:
+                remote.close()
+            except Error:
+                pass
+        client.close()
+        raise
+    return Connection(client, remote, owns_session=session is None, row_format=fmt, page_rows=page_rows)
 
 
 class Connection:
-    def __init__(self, client: GatewayClient, session: RemoteSession, owns_session: bool = True) -> None:
+    def __init__(self, client: GatewayClient, session: RemoteSession, owns_session: bool = True,
+                 row_format: str = "ARROW", page_rows: int = DEFAULT_PAGE_ROWS) -> None:
         self.client = client
         self.session = session
+        self.row_format = row_format
+        self.page_rows = page_rows
         self._owns_session = owns_session
         self._closed = False
 
@@ -376,6 +538,10 @@ class Connection:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
 
     def cursor(self) -> "Cursor":
         if self._closed:
@@ -402,6 +568,9 @@ class Connection:
 
 
 class Cursor:
+    """DB-API 2.0 cursor; beside the standard calls, ``fetch_arrow_table()`` and ``fetch_pandas()``
+    return the rows not fetched yet in one go."""
+
     arraysize = 1000
 
     def __init__(self, connection: Connection) -> None:
@@ -409,7 +578,9 @@ class Cursor:
         self.description: Optional[list[tuple]] = None
         self.rowcount = -1
         self._operation: Optional[RemoteOperation] = None
-        self._rows: Optional[Iterator[tuple]] = None
+        self._pages: Optional[Iterator[dict]] = None
+        self._page: Optional[dict] = None  # the page rows are read from, and how far
+        self._offset = 0
         self._closed = False
 
     def __enter__(self) -> "Cursor":
@@ -428,39 +599,68 @@ class Cursor:
     def execute(self, operation: str, parameters=None) -> "Cursor":
         if self._closed:
             raise InterfaceError("the cursor is closed")
-        if parameters:
-            raise NotSupportedError("query parameters are not supported; the gateway takes SQL text")
+        statement = bind_parameters(operation, parameters)
         self._finish()
-        self._operation = self.connection.session.execute(operation)
-        self._rows = self._operation.rows(self.arraysize if self.arraysize > 1 else None)
-        first = next(self._rows, None)  # waits for the result (or raises the statement's error)
+        connection = self.connection
+        self._operation = connection.session.execute(statement)
+        self._pages = self._operation.pages(connection.page_rows, connection.row_format)
+        self._page = next(self._pages, None)  # waits for the result (or raises the statement's error)
+        self._offset = 0
         columns = self._operation.columns or []
         self.description = [(c["name"], _type_code(c["type"]), None, None, c["type"].get("precision"),
                              c["type"].get("scale"), c["type"].get("nullable", True)) for c in columns] or None
-        if first is not None:
-            self._rows = _prepend(first, self._rows)
         return self
 
     def executemany(self, operation: str, seq_of_parameters) -> None:
-        raise NotSupportedError("query parameters are not supported; the gateway takes SQL text")
+        for parameters in seq_of_parameters:
+            self.execute(operation, parameters)
 
     def fetchone(self) -> Optional[tuple]:
-        self._check_result()
-        return next(self._rows, None)
+        rows = self.fetchmany(1)
+        return rows[0] if rows else None
 
     def fetchmany(self, size: Optional[int] = None) -> list[tuple]:
         self._check_result()
         size = self.arraysize if size is None else size
-        rows = []
-        for row in self._rows:
-            rows.append(row)
-            if len(rows) >= size:
-                break
-        return rows
+        taken: list[tuple] = []
+        while len(taken) < size and self._page is not None:
+            rows = page_rows(self._page)
+            part = rows[self._offset:self._offset + size - len(taken)]
+            taken += part
+            self._offset += len(part)
+            if self._offset >= len(rows):
+                self._advance()
+        return taken
 
     def fetchall(self) -> list[tuple]:
         self._check_result()
-        return list(self._rows)
+        taken: list[tuple] = []
+        while self._page is not None:
+            rows = page_rows(self._page)
+            taken += rows[self._offset:] if self._offset else rows
+            self._advance()
+        return taken
+
+    def fetch_arrow_table(self):
+        """The rows not fetched yet as one ``pyarrow.Table`` (needs row_format ARROW, the default)."""
+        import pyarrow as pa
+
+        self._check_result()
+        if self.connection.row_format != "ARROW":
+            raise NotSupportedError("fetch_arrow_table needs Arrow pages: connect with row_format='ARROW' "
+                                    "(the default)")
+        tables = []
+        while self._page is not None:
+            table = self._page["table"]
+            tables.append(table.slice(self._offset) if self._offset else table)
+            self._advance()
+        if not tables:
+            raise InterfaceError("every row of this result was fetched already")
+        return pa.concat_tables(tables)
+
+    def fetch_pandas(self):
+        """The rows not fetched yet as a pandas DataFrame (through Arrow)."""
+        return to_pandas(self.fetch_arrow_table())
 
     def cancel(self) -> None:
         """Stop the running statement (beyond DB-API)."""
@@ -477,24 +677,86 @@ class Cursor:
         self._finish()
         self._closed = True
 
+    def _advance(self) -> None:
+        self._page = next(self._pages, None) if self._pages is not None else None
+        self._offset = 0
+
     def _check_result(self) -> None:
-        if self._rows is None:
+        if self._pages is None:
             raise InterfaceError("no statement was executed on this cursor")
 
     def _finish(self) -> None:
+        if self._pages is not None:
+            self._pages.close()  # stops its prefetch
         if self._operation is not None:
             try:
                 self._operation.close()
             except Error:
                 pass
         self._operation = None
-        self._rows = None
+        self._pages = None
+        self._page = None
         self.description = None
 
 
-def _prepend(first: tuple, rest: Iterator[tuple]) -> Iterator[tuple]:
-    yield first
-    yield from rest
+def quote_identifier(name: str) -> str:
+    """A Spark SQL identifier in back-quotes (a back-quote inside doubled)."""
+    return "`" + name.replace("`", "``") + "`"
+
+
+# Strings, quoted names and comments (left alone), ``::`` casts, and ``:name`` placeholders.
+_PLACEHOLDERS = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`(?:[^`]|``)*`|--[^\n]*|/\*.*?\*/|::"""
+                           r"""|:([A-Za-z_][A-Za-z0-9_]*)""", re.S)
+
+
+def bind_parameters(operation: str, parameters) -> str:
+    """``:name`` placeholders (paramstyle named) replaced by Spark SQL literals, outside strings and
+    comments. Without parameters (None or empty) the text goes as it is."""
+    if not parameters:
+        return operation
+    if not isinstance(parameters, dict):
+        raise ProgrammingError(f"parameters must be a mapping for :name placeholders (paramstyle named), "
+                               f"not {type(parameters).__name__}")
+
+    def replace(match: re.Match) -> str:
+        name = match.group(1)
+        if name is None:
+            return match.group(0)
+        if name not in parameters:
+            raise ProgrammingError(f"the statement has the placeholder :{name} but no parameter {name!r} was given "
+                                   f"(given: {', '.join(sorted(parameters))})")
+        return sql_literal(parameters[name])
+
+    return _PLACEHOLDERS.sub(replace, operation)
+
+
+def sql_literal(value) -> str:
+    """A Python value as a Spark SQL literal."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, (int, Decimal)):
+        return str(value)
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            return f"CAST('{value}' AS DOUBLE)"
+        return repr(value) + "D"
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is not None:
+            utc = value.astimezone(dt.timezone.utc).replace(tzinfo=None)
+            return f"TIMESTAMP'{utc.isoformat(sep=' ')}+00:00'"  # TIMESTAMP_LTZ, the instant
+        return f"TIMESTAMP_NTZ'{value.isoformat(sep=' ')}'"
+    if isinstance(value, dt.date):
+        return f"DATE'{value.isoformat()}'"
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return f"X'{bytes(value).hex()}'"
+    if isinstance(value, str):
+        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    if isinstance(value, (list, tuple)):
+        return "array(" + ", ".join(sql_literal(v) for v in value) + ")"
+    raise NotSupportedError(f"cannot send a {type(value).__name__} as a SQL parameter; use str, int, float, "
+                            f"Decimal, bool, date, datetime, bytes, a list of them, or None")
 
 
 def _type_code(type_json: dict) -> str:

@@ -26,6 +26,7 @@ class ResultFetcher:
         self.page_rows = page_rows
         self.fetch_wait_s = fetch_wait_s
         self.columns: Optional[list[Column]] = None
+        self.arrow_schema: Optional[pa.Schema] = None  # of the first batch put, for empty Arrow pages
         self._batches: collections.deque[pa.RecordBatch] = collections.deque()
         self._cond = threading.Condition()
         self._done = False
@@ -53,6 +54,8 @@ class ResultFetcher:
 
         ``last`` ends the result in the same step, so the page with the last rows is the EOS page.
         """
+        if self.arrow_schema is None:
+            self.arrow_schema = batch.schema
         if batch.num_rows == 0:
             if last:
                 self.finish()
@@ -132,7 +135,7 @@ class ResultFetcher:
                 return self._last[1]
             ended = self._last is not None and self._last[1].next_token is None
             if token != self._next_token or ended:
-                raise InvalidTokenError(self._token_message(token))
+                raise InvalidTokenError(self._token_message(token), ended_at=self._last[0] if ended else None)
             deadline = time.monotonic() + wait_s
             while not self._batches and not self._done and self._closed_reason is None:
                 remaining = deadline - time.monotonic()
@@ -149,11 +152,12 @@ class ResultFetcher:
                 return ResultSet(ResultType.NOT_READY, token, self.columns or [], [])
             taken = self._take(limit)
             end = self._done and not self._batches
-        rows = arrow_rows(pa.Table.from_batches(taken)) if taken else []
-        page = ResultSet(ResultType.EOS if end else ResultType.PAYLOAD, None if end else token + 1,
-                         self.columns or [], rows)
+        table = pa.Table.from_batches(taken) if taken else (
+            self.arrow_schema.empty_table() if self.arrow_schema is not None else None)
+        page = ArrowPage(ResultType.EOS if end else ResultType.PAYLOAD, None if end else token + 1,
+                         self.columns or [], table)
         with self._cond:
-            self.rows_fetched += len(rows)
+            self.rows_fetched += page.row_count
             self._remember(token, page)
         return page
 
@@ -187,3 +191,26 @@ class ResultFetcher:
         self.buffered_bytes = sum(b.nbytes for b in self._batches) if self._batches else 0
         self._cond.notify_all()
         return taken
+
+
+class ArrowPage(ResultSet):
+    """A page whose rows stay Arrow until someone reads ``rows`` (then converted once, kept)."""
+
+    def __init__(self, result_type: ResultType, next_token: Optional[int], columns: list[Column],
+                 table: Optional[pa.Table]) -> None:
+        self._rows: Optional[list[list]] = None if table is not None and table.num_rows else []
+        super().__init__(result_type, next_token, columns, self._rows, None, table)
+
+    @property
+    def row_count(self) -> int:
+        return self.arrow.num_rows if self.arrow is not None else 0
+
+    @property  # type: ignore[override]
+    def rows(self) -> list[list]:
+        if self._rows is None:
+            self._rows = arrow_rows(self.arrow)
+        return self._rows
+
+    @rows.setter
+    def rows(self, value) -> None:
+        self._rows = value

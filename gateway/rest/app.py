@@ -1,5 +1,10 @@
-"""The FastAPI application: the same routers under /v1 and /v2 where Flink's versions overlap,
-the rest under /v2 only; auth, body limits and JSON errors around them."""
+"""The FastAPI application: Flink's SQL Gateway API versions v1 to v4 and, like Flink's REST
+server, the latest also without a prefix; the workbench's own endpoints from /v2 on; auth, body
+limits and JSON errors around them.
+
+The OpenAPI document lists /v1 and /v2 in full and, of /v3 and /v4, only the endpoints they add
+(the others are the same handlers as /v2's), so that it stays readable and its generated tests short.
+"""
 from __future__ import annotations
 
 from typing import Optional
@@ -11,12 +16,13 @@ from gateway.features import feature_classes
 from gateway.rest.auth import require_token
 from gateway.rest.errors import install_error_handlers
 from gateway.rest.limits import BodyLimitMiddleware
-from gateway.rest.routes import catalog, info, operations, session_tools, sessions, statements, workspace
+from gateway.rest.routes import catalog, flink, info, operations, session_tools, sessions, statements, workspace
 
 DESCRIPTION = """The Spark SQL Workbench gateway over HTTP, compatible with Apache Flink's SQL Gateway
-REST API (v1, v2) where they overlap, plus catalog, module, jar and workspace (tabs, saved queries,
-history) endpoints under /v2.
-Errors answer JSON with `errors`, `root_cause`, `exception_stack`, `error_class` and `sqlstate`."""
+REST API v1 to v4 (`GET /api_versions`; unprefixed paths are v4, as in Flink), plus catalog, module and
+jar and workspace (tabs, saved queries, history) endpoints from /v2 on. /v3 and /v4 serve every /v2 endpoint; only what they add is listed here.
+Result pages are JSON, PLAIN_TEXT or Arrow (`rowFormat`, any case). Errors answer JSON with Flink's
+`errors` list and `root_cause`, `exception_stack`, `error_class` and `sqlstate` beside it."""
 
 
 def create_app(service: Optional[GatewayContract], token: Optional[str] = None,
@@ -28,9 +34,14 @@ def create_app(service: Optional[GatewayContract], token: Optional[str] = None,
                   dependencies=[Depends(require_token)])
     app.state.service = service
     app.state.token = token or None
-    for version, routers in (("v1", _common()), ("v2", _common() + _v2_only())):
+    v2 = _common() + _v2_only()
+    for prefix, routers, listed in (("/v1", _common(), True), ("/v2", v2, True),
+                                    ("/v3", v2 + [flink.v3_router], [flink.v3_router]),
+                                    ("/v4", v2 + [flink.v3_router, flink.v4_router], [flink.v4_router]),
+                                    ("", v2 + [flink.v3_router, flink.v4_router], [])):
         for router in routers:
-            app.include_router(router, prefix=f"/{version}")
+            app.include_router(router, prefix=prefix,
+                               include_in_schema=listed is True or any(router is r for r in listed))
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware,
                        max_request_bytes=max_request_bytes or setting("rest.max_request_bytes"),

@@ -27,6 +27,12 @@ class PayloadTooLargeError(GatewayError):
     http_status = 413
 
 
+class NotSupportedError(GatewayError):
+    """A Flink endpoint (or option) the workbench knows but cannot serve on Spark."""
+
+    http_status = 501
+
+
 def error_body(error: dict) -> dict:
     body = {"errors": [error.get("root_cause") or "error"], "exception_stack": "", "error_class": None,
             "sqlstate": None}

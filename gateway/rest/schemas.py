@@ -105,6 +105,7 @@ class OperationStatusResponse(Body):
 class RowFormat(str, enum.Enum):
     JSON = "JSON"
     PLAIN_TEXT = "PLAIN_TEXT"
+    ARROW = "ARROW"
 
 
 class ColumnInfo(Body):
@@ -126,9 +127,10 @@ class ResultInfo(Body):
 
 
 class FetchResultsResponse(Body):
-    resultType: str = Field(description="NOT_READY (ask again), PAYLOAD or EOS.")
-    isQueryResult: bool
-    jobID: Optional[str] = None
+    resultType: str = Field(description="NOT_READY (ask again), PAYLOAD or EOS (in JSON, as in Flink, with no rows).")
+    isQueryResult: bool = Field(description="The result is a query's (SELECT …), not a SHOW, SET or DDL answer.")
+    queryResult: bool = Field(description="isQueryResult under the name of Flink's OpenAPI document.")
+    jobID: Optional[str] = Field(None, description="For a query: its Spark job group, as 32 hex digits.")
     resultKind: str
     results: ResultInfo
     nextResultUri: Optional[str] = Field(description="The next page; null at EOS.")

@@ -8,7 +8,7 @@ import ipaddress
 import logging
 import threading
 import time
-from typing import Optional
+from typing import Callable, Optional
 
 import uvicorn
 
@@ -95,3 +95,20 @@ def start_from_config(service: GatewayContract) -> Optional[BackgroundServer]:
     handle = serve_in_background(service, setting("rest.host"), setting("rest.port"), setting("rest.token") or None)
     log.info("REST API on %s", handle.url)
     return handle
+
+
+_process_lock = threading.Lock()
+_process_gateway: Optional[GatewayContract] = None
+
+
+def process_gateway(factory: Callable[[], GatewayContract]) -> GatewayContract:
+    """The process's one gateway, built by ``factory`` on the first call, its REST API started with it
+    when rest.enabled. The launcher calls it at start, so the API answers before any browser opens the
+    UI; app.py calls it for the UI, and both get the same gateway and sessions."""
+    global _process_gateway
+    with _process_lock:
+        if _process_gateway is None:
+            service = factory()
+            start_from_config(service)  # a port in use fails here, not later and silently
+            _process_gateway = service
+        return _process_gateway

@@ -12,7 +12,7 @@ from gateway.rest.schemas import ApiVersionsResponse, InfoResponse, SettingRespo
 
 router = APIRouter(tags=["utilities"])
 v2_router = APIRouter(tags=["utilities"])
-API_VERSIONS = ["V1", "V2"]
+API_VERSIONS = ["V1", "V2", "V3", "V4"]  # Flink's SQL Gateway REST API versions served
 
 
 @router.get("/info", response_model=InfoResponse)

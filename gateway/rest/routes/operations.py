@@ -1,16 +1,19 @@
 """Operations: status, cancel, close, and results page by page (token protocol of FLIP-91)."""
 from __future__ import annotations
 
+import collections
+import threading
 from typing import Optional
 
 from fastapi import APIRouter, Query, Request
+from starlette.responses import Response
 
-from gateway import SqlExecutionError
-from gateway import ResultType
+from gateway import InvalidTokenError, ResultType, SqlExecutionError
 from gateway.rest.deps import service_of
 from gateway.rest.encoding import JSONBytes, to_json
-from gateway.rest.paging import next_result_uri, page_json
-from gateway.rest.schemas import ErrorResponse, FetchResultsResponse, OperationStatusResponse, RowFormat
+from gateway.rest.paging import (ARROW_MEDIA_TYPE, RowFormat, next_result_uri, page_arrow, page_json,
+                                 parse_row_format, version_prefix)
+from gateway.rest.schemas import ErrorResponse, FetchResultsResponse, OperationStatusResponse
 
 router = APIRouter(tags=["operations"])
 v2_router = APIRouter(tags=["operations"])
@@ -38,19 +41,70 @@ def close_operation(request: Request, session_handle: str, operation_handle: str
 
 
 @router.get(OPERATION + "/result/{token}", response_model=FetchResultsResponse,
-            responses={400: {"model": ErrorResponse, "description": "Bad token, or the statement failed."}})
+            responses={200: {"content": {ARROW_MEDIA_TYPE: {}},
+                             "description": "JSON, or with rowFormat=ARROW an Arrow IPC stream whose schema "
+                                            "metadata 'workbench.page' holds the other fields as JSON."},
+                       400: {"model": ErrorResponse, "description": "Bad token, or the statement failed."}})
 def fetch_results(request: Request, session_handle: str, operation_handle: str, token: int,
-                  rowFormat: RowFormat = Query(RowFormat.JSON, description="JSON values or text."),
+                  rowFormat: Optional[str] = Query(None, description="JSON (default), PLAIN_TEXT or ARROW; any case."),
                   maxRows: Optional[int] = Query(None, ge=1, le=MAX_PAGE_ROWS,
                                                  description="Most rows in this page (default result.page_rows).")):
-    """The same token again returns the same page; token + 1 moves on (older pages are dropped)."""
-    page = service_of(request).fetch_results(session_handle, operation_handle, token, maxRows)
+    """The same token again returns the same page; token + 1 moves on (older pages are dropped).
+
+    In JSON and PLAIN_TEXT the EOS page carries no rows (as in Flink); in ARROW the last rows come with EOS.
+    """
+    row_format = parse_row_format(rowFormat)
+    service = service_of(request)
+    prefix = version_prefix(request.url.path)
+    after_end = False
+    try:
+        page = service.fetch_results(session_handle, operation_handle, token, maxRows)
+    except InvalidTokenError as exc:
+        # The JSON page before held the last rows as PAYLOAD (Flink's form), so this token is its empty EOS.
+        if row_format is RowFormat.ARROW or exc.details.get("ended_at") != token - 1:
+            raise
+        page = service.fetch_results(session_handle, operation_handle, token - 1, maxRows)  # a replay
+        after_end = True
     if page.result_type is ResultType.ERROR:
         error = page.exception or {"root_cause": "the statement failed"}
         raise SqlExecutionError(error.get("root_cause", "the statement failed"), error)
-    version = request.url.path.split("/")[1]
-    uri = next_result_uri(version, session_handle, operation_handle, page, rowFormat, maxRows)
-    return JSONBytes(page_json(page, rowFormat, uri))
+    is_query, job_id = _query_facts(request, session_handle, operation_handle, page)
+    if row_format is RowFormat.ARROW:
+        uri = next_result_uri(prefix, session_handle, operation_handle, page.next_token, row_format, maxRows)
+        return Response(page_arrow(page, uri, is_query, job_id), media_type=ARROW_MEDIA_TYPE)
+    if after_end:
+        return JSONBytes(page_json(page, row_format, None, is_query, job_id, ResultType.EOS, with_rows=False))
+    if page.result_type is ResultType.EOS and page.rows:
+        uri = next_result_uri(prefix, session_handle, operation_handle, token + 1, row_format, maxRows)
+        return JSONBytes(page_json(page, row_format, uri, is_query, job_id, ResultType.PAYLOAD))
+    uri = next_result_uri(prefix, session_handle, operation_handle, page.next_token, row_format, maxRows)
+    return JSONBytes(page_json(page, row_format, uri, is_query, job_id))
+
+
+_QUERY_FACTS: "collections.OrderedDict[str, tuple[bool, Optional[str]]]" = collections.OrderedDict()
+_QUERY_FACTS_LOCK = threading.Lock()
+_QUERY_FACTS_KEPT = 4096
+
+
+def _query_facts(request: Request, session_handle: str, operation_handle: str,
+                 page) -> tuple[bool, Optional[str]]:
+    """Flink's ``isQueryResult`` (the result is a query's, not a SHOW or SET) and ``jobID`` (the
+    operation's Spark job group as 32 hex digits, for queries). Known once the result has columns,
+    then kept: a page must not cost a status lookup in Spark."""
+    key = f"{session_handle}/{operation_handle}"
+    with _QUERY_FACTS_LOCK:
+        if key in _QUERY_FACTS:
+            return _QUERY_FACTS[key]
+    statements = service_of(request).get_operation_info(session_handle, operation_handle).statements
+    is_query = bool(statements) and statements[-1].kind == "QUERY"
+    hex_id = operation_handle.replace("-", "").lower()
+    facts = (is_query, hex_id if is_query and len(hex_id) == 32 else None)
+    if page.columns:
+        with _QUERY_FACTS_LOCK:
+            _QUERY_FACTS[key] = facts
+            while len(_QUERY_FACTS) > _QUERY_FACTS_KEPT:
+                _QUERY_FACTS.popitem(last=False)
+    return facts
 
 
 @v2_router.get("/sessions/{session_handle}/operations", response_model=dict)

@@ -1,0 +1,68 @@
+"""The workbench process as ./workbench starts it (launch.py): with rest.enabled the REST API answers
+before any browser has opened the UI, and Streamlit serves from the same process."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from workbench_client import connect
+
+ROOT = Path(__file__).resolve().parent.parent
+START_TIMEOUT_S = 300  # a cold Spark and metastore on a loaded 2-core machine
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _get(url: str) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, response.read()
+    except OSError:
+        return 0, b""
+
+
+def test_rest_answers_with_the_process_before_any_browser(tmp_path):
+    rest_port, ui_port = _free_port(), _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}
+    env.update(WORKBENCH_REST_ENABLED="true", WORKBENCH_REST_PORT=str(rest_port), WORKBENCH_DATA_DIR=str(tmp_path),
+               WORKBENCH_SPARK_MASTER="local[1]",
+               WORKBENCH_SPARK_CONF=json.dumps({"spark.driver.memory": "1g", "spark.ui.enabled": "false"}))
+    log = open(tmp_path / "launch.log", "wb")
+    process = subprocess.Popen([sys.executable, "launch.py", "--server.address", "127.0.0.1", "--server.port",
+                                str(ui_port), "--server.headless", "true", "--browser.gatherUsageStats", "false"],
+                               cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        status = 0
+        while status != 200 and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.5)
+            status, body = _get(f"http://127.0.0.1:{rest_port}/api_versions")
+        assert status == 200, (tmp_path / "launch.log").read_text(errors="replace")[-3000:]
+        assert json.loads(body)["versions"][-1] == "V4"
+        with connect(f"http://127.0.0.1:{rest_port}") as conn:  # no browser has opened the UI
+            assert conn.cursor().execute("SELECT 40 + 2").fetchall() == [(42,)]
+        health = 0
+        while health != 200 and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.5)
+            health, _ = _get(f"http://127.0.0.1:{ui_port}/_stcore/health")
+        assert health == 200 and process.poll() is None  # Streamlit in the same process, which goes on
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)  # its own process group, started above
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(10)
+        log.close()
