@@ -95,14 +95,10 @@ def _tab(row) -> EditorTab:
                      updated_at=row.updated_at)
 
 
-def _tabs(connection: Connection, user: str) -> list[EditorTab]:
+def list_tabs(connection: Connection, user: str) -> list[EditorTab]:
     rows = connection.execute(select(editor_tabs).where(editor_tabs.c.user_name == user)
                               .order_by(editor_tabs.c.position, editor_tabs.c.created_at))
     return [_tab(row) for row in rows]
-
-
-def list_tabs(connection: Connection, user: str) -> list[EditorTab]:
-    return _tabs(connection, user)
 
 
 def _tab_row(connection: Connection, user: str, tab_id: str):
@@ -122,7 +118,7 @@ def default_title(titles: list[str]) -> str:
 
 def open_tab(connection: Connection, user: str, title: Optional[str], text: str) -> EditorTab:
     ensure_user(connection, user, lock=True)
-    tabs = _tabs(connection, user)
+    tabs = list_tabs(connection, user)
     title = default_title([t.title for t in tabs]) if title is None else title
     moment = now()
     values = dict(tab_id=new_id(), user_name=user, title=title, text=text, position=len(tabs),
@@ -143,26 +139,29 @@ def update_tab(connection: Connection, user: str, tab_id: str, **changes) -> Edi
 
 def move_tab(connection: Connection, user: str, tab_id: str, position: int) -> list[EditorTab]:
     ensure_user(connection, user, lock=True)
-    _tab_row(connection, user, tab_id)
-    tabs = _tabs(connection, user)
+    tabs = list_tabs(connection, user)
+    moving = next((t for t in tabs if t.tab_id == tab_id), None)
+    if moving is None:
+        _tab_row(connection, user, tab_id)  # raises the not-found error
     if not 0 <= position < len(tabs):
         raise InvalidRequestError(f"position {position} is outside the tabs of user {user!r}: "
                                   f"give 0 to {len(tabs) - 1} (0 is the first tab)")
     order = [t for t in tabs if t.tab_id != tab_id]
-    order.insert(position, next(t for t in tabs if t.tab_id == tab_id))
-    _renumber(connection, tabs, order)
-    return _tabs(connection, user)
+    order.insert(position, moving)
+    _renumber(connection, order)
+    return list_tabs(connection, user)
 
 
 def close_tab(connection: Connection, user: str, tab_id: str) -> None:
     ensure_user(connection, user, lock=True)
-    _tab_row(connection, user, tab_id)
-    connection.execute(delete(editor_tabs).where(editor_tabs.c.tab_id == tab_id))
-    tabs = _tabs(connection, user)
-    _renumber(connection, tabs, tabs)
+    deleted = connection.execute(delete(editor_tabs).where(
+        and_(editor_tabs.c.user_name == user, editor_tabs.c.tab_id == tab_id)))
+    if deleted.rowcount == 0:
+        _tab_row(connection, user, tab_id)  # raises the not-found error
+    _renumber(connection, list_tabs(connection, user))
 
 
-def _renumber(connection: Connection, before: list[EditorTab], order: list[EditorTab]) -> None:
+def _renumber(connection: Connection, order: list[EditorTab]) -> None:
     """Positions 0..n-1 in ``order``; only the tabs whose position changes are written."""
     for position, tab in enumerate(order):
         if tab.position != position:
@@ -188,18 +187,22 @@ def get_saved_query(connection: Connection, user: str, query_id: str) -> SavedQu
 
 def save_query(connection: Connection, user: str, name: str, text: str, description: str,
                query_id: Optional[str]) -> SavedQuery:
+    """Insert a new query, or update the user's query ``query_id`` in one round trip (UPDATE … RETURNING)."""
     moment = now()
     if query_id is None:
         ensure_user(connection, user)
-        query_id = new_id()
+        saved = SavedQuery(new_id(), name, description, text, moment, moment)
         connection.execute(insert(saved_queries).values(
-            query_id=query_id, user_name=user, name=name, description=description, text=text,
+            query_id=saved.query_id, user_name=user, name=name, description=description, text=text,
             created_at=moment, updated_at=moment))
-    else:
-        get_saved_query(connection, user, query_id)
-        connection.execute(update(saved_queries).where(saved_queries.c.query_id == query_id).values(
-            name=name, description=description, text=text, updated_at=moment))
-    return get_saved_query(connection, user, query_id)
+        return saved
+    row = connection.execute(update(saved_queries).where(
+        and_(saved_queries.c.user_name == user, saved_queries.c.query_id == query_id))
+        .values(name=name, description=description, text=text, updated_at=moment)
+        .returning(*saved_queries.c)).first()
+    if row is None:
+        get_saved_query(connection, user, query_id)  # raises the not-found error
+    return _query(row)
 
 
 def like_pattern(search: str) -> str:
