@@ -12,12 +12,13 @@ import glob
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 from typing import Optional
+
+from ports import free_port
 
 INSTALL_HINT = ("Debian's PostgreSQL server binaries are missing (looked in /usr/lib/postgresql/*/bin): "
                 "install them with `apt-get install -y postgresql` (.ci/run does this on a fresh machine)")
@@ -33,12 +34,6 @@ def postgres_bin_dir() -> Path:
     if not candidates:
         raise RuntimeError(INSTALL_HINT)
     return max(candidates, key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0)
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class PostgresServer:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -13,15 +12,10 @@ import urllib.request
 from pathlib import Path
 
 from workbench_client import connect
+from ports import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT_S = 300  # a cold Spark and metastore on a loaded 2-core machine
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _get(url: str) -> tuple[int, bytes]:
@@ -33,7 +27,7 @@ def _get(url: str) -> tuple[int, bytes]:
 
 
 def test_rest_answers_with_the_process_before_any_browser(tmp_path):
-    rest_port, ui_port = _free_port(), _free_port()
+    rest_port, ui_port = free_port(), free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}
     env.update(WORKBENCH_REST_ENABLED="true", WORKBENCH_REST_PORT=str(rest_port), WORKBENCH_DATA_DIR=str(tmp_path),
                WORKBENCH_SPARK_MASTER="local[1]",
