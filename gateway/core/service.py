@@ -18,6 +18,7 @@ from gateway import __version__
 from gateway.core.editor_calls import EditorCalls
 from gateway.config import WorkbenchConfig, load_config
 from gateway.contract import GatewayContract
+from gateway.core import data_lock
 from gateway.core.catalog import CatalogBrowser
 from gateway.core.executor import StatementRunner
 from gateway.core.history import StatementHistory
@@ -78,6 +79,7 @@ class GatewayService(EditorCalls, WorkspaceCalls):
 
     def __init__(self, config: Optional[WorkbenchConfig] = None) -> None:
         self.config = config if config is not None else load_config()
+        data_lock.acquire(self.config.data_dir)  # one process per data directory, before the store and Spark
         # The store first: it needs no Spark, and its calls answer while Spark starts.
         self.store = WorkbenchStore(self.config["store.url"] or default_url(self.config.data_dir),
                                     self.config["store.max_text_chars"])
