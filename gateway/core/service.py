@@ -37,6 +37,7 @@ from gateway.handles import OperationHandle, SessionHandle
 from gateway.models import (Column, FunctionDetail, FunctionInfo, FunctionKind, OperationInfo, OperationProgress,
                             OperationStatus, OperationType, ResultSet, ResultType, TableDetail, TableInfo, TableKind)
 from gateway.spark.errors import is_engine_failure
+from gateway.spark.jobs import ui_url
 from gateway.spark.root import get_or_create_root
 from gateway.store import WorkbenchStore, default_url
 
@@ -448,6 +449,7 @@ class GatewayService(EditorCalls, WorkspaceCalls):
             "metastore": uri if uri else ("embedded Derby" if hive else "in-memory"),
             "warehouse": self.root.conf.get("spark.sql.warehouse.dir"),
             "data_dir": str(self.config.data_dir),
+            "spark_ui": ui_url(self.root) or "off (spark.ui.enabled = false)",
             "python_version": platform.python_version(),
             "features": ", ".join(self.features),
             "store": store["url"],
