@@ -3,6 +3,7 @@ functions run in Python workers there (issue 17: on a cluster pandas UDFs failed
 "Exception thrown in awaitResult" because the workers' Python had no pandas)."""
 from __future__ import annotations
 
+import sys
 import threading
 
 _known_present: set[tuple[int, str]] = set()  # (SparkContext id, package) found on an executor
@@ -38,6 +39,9 @@ def missing_on_executors(spark, packages: list[str]) -> dict:
     One task on one partition (so on one executor; a cluster's executors share one environment,
     shipped by spark.archives or installed alike). Packages found once are not asked again.
     """
+    from pyspark import cloudpickle
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the executors have no `gateway` package
     context = spark.sparkContext
     wanted = [p for p in dict.fromkeys(packages) if (id(context), p) not in _known_present]
     if not wanted:
