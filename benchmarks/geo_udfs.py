@@ -1,5 +1,7 @@
-"""What a vectorized module function costs: the geo module's haversine_km (a pandas/Arrow UDF)
-against the same formula as a row-at-a-time Python UDF and as a plain Spark SQL expression.
+"""What the geo module's functions cost, before and after they became Spark SQL functions (issue 17):
+haversine_km and geohash_encode as geo 2.0's SQL functions (LOAD MODULE geo: JVM only) against geo
+1.0's vectorized pandas/Arrow UDFs (still loadable as a python module, gateway.features.modules.geo),
+and haversine as a row-at-a-time Python UDF and as a plain Spark SQL expression.
 
 Also the cost of the module statements themselves (LOAD MODULE geo, USE MODULES, UNLOAD).
 
@@ -52,7 +54,8 @@ def main() -> None:
         handle = gateway.open_session(name="bench")
         statements = {}
         for statement in ("LOAD MODULE geo", "USE MODULES geo, core", "USE MODULES core, geo", "UNLOAD MODULE geo",
-                          "LOAD MODULE geo"):
+                          "LOAD MODULE geo",
+                          "LOAD MODULE geo_pandas WITH ('type'='python', 'module'='gateway.features.modules.geo')"):
             started = time.perf_counter()
             gateway.configure_session(handle, statement)
             statements[statement] = time.perf_counter() - started
@@ -60,21 +63,28 @@ def main() -> None:
         spark.udf.register("row_haversine", row_haversine, "double")
         source = (f"(SELECT rand(1) * 180 - 90 AS lat1, rand(2) * 360 - 180 AS lon1, rand(3) * 180 - 90 AS lat2, "
                   f"rand(4) * 360 - 180 AS lon2 FROM range({args.rows}))")
-        paths = {
-            "geo haversine_km (pandas UDF)": f"SELECT sum(haversine_km(lat1, lon1, lat2, lon2)) FROM {source}",
-            "row-at-a-time Python UDF": f"SELECT sum(row_haversine(lat1, lon1, lat2, lon2)) FROM {source}",
-            "Spark SQL expression": f"SELECT sum({SQL_HAVERSINE}) FROM {source}",
+        distance = f"SELECT sum(haversine_km(lat1, lon1, lat2, lon2)) FROM {source}"
+        geohash = f"SELECT max(geohash_encode(lat1, lon1, 7)) FROM {source}"
+        paths = {  # label: (modules in use, query)
+            "haversine_km, geo 1.0 (pandas UDF)": ("geo_pandas, core", distance),
+            "haversine_km, geo 2.0 (SQL function)": ("geo, core", distance),
+            "geohash_encode, geo 1.0 (pandas UDF)": ("geo_pandas, core", geohash),
+            "geohash_encode, geo 2.0 (SQL function)": ("geo, core", geohash),
+            "haversine, row-at-a-time Python UDF": ("core", f"SELECT sum(row_haversine(lat1, lon1, lat2, lon2)) FROM {source}"),
+            "haversine, Spark SQL expression": ("core", f"SELECT sum({SQL_HAVERSINE}) FROM {source}"),
         }
-        for sql in paths.values():  # warm-up: Python workers, code generation
+        for modules, sql in paths.values():  # warm-up: Python workers, code generation
+            gateway.configure_session(handle, f"USE MODULES {modules}")
             spark.sql(sql.replace(f"range({args.rows})", "range(1000)")).collect()
         print(f"{args.rows:,} rows, master {gateway.get_gateway_info()['master']}")
-        print(f"{'path':34} {'median s':>9} {'rows/s':>12}")
-        for label, sql in paths.items():
+        print(f"{'path':40} {'median s':>9} {'rows/s':>12}")
+        for label, (modules, sql) in paths.items():
+            gateway.configure_session(handle, f"USE MODULES {modules}")
             seconds = timed(spark, sql)
-            print(f"{label:34} {seconds:9.2f} {args.rows / seconds:12,.0f}")
+            print(f"{label:40} {seconds:9.2f} {args.rows / seconds:12,.0f}")
         print()
         for statement, seconds in statements.items():
-            print(f"{statement:34} {seconds * 1000:9.1f} ms")
+            print(f"{statement[:40]:40} {seconds * 1000:9.1f} ms")
     finally:
         gateway.shutdown()
 

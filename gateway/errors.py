@@ -31,6 +31,12 @@ class JavaNotFoundError(ConfigurationError):
     """Spark needs Java 17 or newer; say which one to install."""
 
 
+class DataDirectoryInUseError(ConfigurationError):
+    """Another live process holds the data directory; names the directory, the holder and what to set."""
+
+    http_status = 409
+
+
 class SessionNotFoundError(GatewayError):
     http_status = 404
 

@@ -136,6 +136,11 @@ class OperationInfo:
     statements: list[StatementSummary] = field(default_factory=list)
     # Tables an atomic write published (FLIP-305): {"table", "action", "rows", "location", "atomic"}.
     committed: list[dict] = field(default_factory=list)
+    # Spark's web UI: the operation's job group (Spark's "Job Group" column), the page of its jobs
+    # (its one job's page, else the Jobs list) and each job's page; empty with spark.ui.enabled false.
+    job_group: str = ""
+    spark_ui_url: Optional[str] = None
+    job_urls: list[str] = field(default_factory=list)
 
     @property
     def duration_s(self) -> Optional[float]:

@@ -227,7 +227,7 @@ def test_entry_point_plugin_is_discovered_and_loaded(gateway, session):
 
 def test_service_calls_and_function_browser(gateway, session, tmp_path):
     info = gateway.load_module(session, "geo")
-    assert (info.name, info.type, info.version, info.used, info.position) == ("geo", "geo", "1.0.0", True, 1)
+    assert (info.name, info.type, info.version, info.used, info.position) == ("geo", "geo", "2.0.0", True, 1)
     assert "haversine_km" in info.functions
     path = sql_module(tmp_path, "lw", "CREATE FUNCTION lower(s STRING) RETURNS STRING RETURN 'lw';")
     gateway.load_module(session, "LW", {"type": "sql", "path": path})
@@ -245,8 +245,8 @@ def test_service_calls_and_function_browser(gateway, session, tmp_path):
     assert gateway.function_origin(session, "system.builtin.lower").implementation == "builtin"
     gateway.use_modules(session, "core, geo")  # a comma-separated text works too
     detail = gateway.get_function(session, "haversine_km")
-    assert (detail.module, detail.module_version, detail.providers) == ("geo", "1.0.0", ["geo"])
-    assert detail.implementation == "python:gateway.modules.geo.haversine_km"
+    assert (detail.module, detail.module_version, detail.providers) == ("geo", "2.0.0", ["geo"])
+    assert detail.implementation.startswith("sql:sha256:")  # a Spark SQL function since 2.0.0, no Python
     gateway.unload_module(session, "lw")
     assert gateway.get_function(session, "lower").module == "core"
     assert gateway.function_origin(session, "no_such_function_anywhere") is None

@@ -74,6 +74,8 @@ def _status_line(run: Run) -> None:
         info = spool.info
         if info is not None and len(info.statements) > 1:
             parts.append(f"script of {len(info.statements)} statements; the result is the last one's")
+    if spool is not None and spool.info is not None and spool.info.spark_ui_url:
+        parts.append(f"[Spark jobs]({spool.info.spark_ui_url})")
     st.markdown(" · ".join(parts))
     if spool is not None and spool.info is not None and len(spool.info.statements) > 1:
         with st.expander("Statements of the script"):

@@ -16,6 +16,7 @@ from gateway.errors import OperationNotFoundError, OperationStateError
 from gateway.handles import OperationHandle
 from gateway.models import OperationInfo, OperationStatus, OperationType, StatementSummary
 from gateway.core.results import ResultFetcher
+from gateway.spark.jobs import job_links
 
 if TYPE_CHECKING:
     from gateway.core.sessions import Session
@@ -137,7 +138,16 @@ class Operation:
             and len(self.fetcher.columns) > 0,
             statement=self.statement, submitted_at=self.submitted_at, started_at=self.started_at,
             ended_at=self.ended_at, rows_fetched=self.fetcher.rows_fetched, exception=self.exception,
-            job_ids=sorted(job_ids), statements=list(self.summaries), committed=list(self.committed))
+            job_ids=sorted(job_ids), statements=list(self.summaries), committed=list(self.committed),
+            job_group=self.job_group, **_ui_links(spark, sorted(job_ids)))
+
+
+def _ui_links(spark, job_ids: list[int]) -> dict:
+    try:
+        url, pages = job_links(spark, job_ids)
+    except Exception:  # noqa: BLE001 - like the job ids above: a stopped context answers without links
+        return {}
+    return {"spark_ui_url": url, "job_urls": pages}
 
 
 class OperationManager:

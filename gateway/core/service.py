@@ -18,6 +18,7 @@ from gateway import __version__
 from gateway.core.editor_calls import EditorCalls
 from gateway.config import WorkbenchConfig, load_config
 from gateway.contract import GatewayContract
+from gateway.core import data_lock
 from gateway.core.catalog import CatalogBrowser
 from gateway.core.executor import StatementRunner
 from gateway.core.history import StatementHistory
@@ -36,6 +37,7 @@ from gateway.handles import OperationHandle, SessionHandle
 from gateway.models import (Column, FunctionDetail, FunctionInfo, FunctionKind, OperationInfo, OperationProgress,
                             OperationStatus, OperationType, ResultSet, ResultType, TableDetail, TableInfo, TableKind)
 from gateway.spark.errors import is_engine_failure
+from gateway.spark.jobs import ui_url
 from gateway.spark.root import get_or_create_root
 from gateway.store import WorkbenchStore, default_url
 
@@ -78,6 +80,7 @@ class GatewayService(EditorCalls, WorkspaceCalls):
 
     def __init__(self, config: Optional[WorkbenchConfig] = None) -> None:
         self.config = config if config is not None else load_config()
+        data_lock.acquire(self.config.data_dir)  # one process per data directory, before the store and Spark
         # The store first: it needs no Spark, and its calls answer while Spark starts.
         self.store = WorkbenchStore(self.config["store.url"] or default_url(self.config.data_dir),
                                     self.config["store.max_text_chars"])
@@ -446,6 +449,7 @@ class GatewayService(EditorCalls, WorkspaceCalls):
             "metastore": uri if uri else ("embedded Derby" if hive else "in-memory"),
             "warehouse": self.root.conf.get("spark.sql.warehouse.dir"),
             "data_dir": str(self.config.data_dir),
+            "spark_ui": ui_url(self.root) or "off (spark.ui.enabled = false)",
             "python_version": platform.python_version(),
             "features": ", ".join(self.features),
             "store": store["url"],

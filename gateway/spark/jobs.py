@@ -19,3 +19,24 @@ def clear_job_group(spark) -> None:
     context = spark.sparkContext
     for key in _JOB_GROUP_PROPERTIES:
         context.setLocalProperty(key, None)
+
+
+_ui_urls: dict[int, str | None] = {}
+
+
+def ui_url(spark) -> str | None:
+    """Address of Spark's web UI for this SparkContext (public API), None when the UI is off; asked once."""
+    context = spark.sparkContext
+    key = id(context)
+    if key not in _ui_urls:
+        _ui_urls[key] = context.uiWebUrl
+    return _ui_urls[key]
+
+
+def job_links(spark, job_ids: list[int]) -> tuple[str | None, list[str]]:
+    """The page of these jobs in Spark's web UI (the one job's page, else the Jobs list) and each job's page."""
+    base = ui_url(spark)
+    if not base:
+        return None, []
+    pages = [f"{base}/jobs/job/?id={job_id}" for job_id in job_ids]
+    return (pages[0] if len(pages) == 1 else f"{base}/jobs/"), pages

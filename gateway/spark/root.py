@@ -4,13 +4,14 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import threading
 from pathlib import Path
 
 from gateway.config import WorkbenchConfig
-from gateway.errors import JavaNotFoundError
+from gateway.errors import ConfigurationError, JavaNotFoundError
 from gateway.spark.backend import jcontext
 
 MIN_JAVA = 17
@@ -46,7 +47,8 @@ def spark_conf(config: WorkbenchConfig) -> dict[str, str]:
     data = config.data_dir
     conf = {
         "spark.ui.showConsoleProgress": "false",
-        "spark.ui.enabled": "false",
+        "spark.ui.enabled": str(bool(config["spark.ui.enabled"])).lower(),
+        "spark.ui.port": str(config["spark.ui.port"]),
         "spark.sql.warehouse.dir": str(data / "warehouse"),
         "spark.sql.execution.arrow.pyspark.enabled": "true",
         "spark.driver.bindAddress": "127.0.0.1",
@@ -56,7 +58,9 @@ def spark_conf(config: WorkbenchConfig) -> dict[str, str]:
         conf["spark.driver.host"] = "127.0.0.1"
     else:  # executors on other hosts must reach the driver
         conf.pop("spark.driver.bindAddress")
-        conf.pop("spark.driver.host")
+        # Named, not left to Spark: SPARK_LOCAL_IP (which binds the web UI) would otherwise pick it.
+        conf["spark.driver.host"] = config["spark.conf"].get("spark.driver.host") or driver_address(
+            config["spark.master"])
     if config["metastore.hive_support"]:
         conf["spark.sql.catalogImplementation"] = "hive"
         if config["metastore.uri"]:
@@ -71,6 +75,24 @@ def spark_conf(config: WorkbenchConfig) -> dict[str, str]:
         conf["spark.sql.catalogImplementation"] = "in-memory"
     conf.update(config["spark.conf"])
     return conf
+
+
+def driver_address(master: str) -> str:
+    """The address of this host that executors reach the driver on: the one that routes to the master.
+
+    A UDP socket "connected" to the master sends nothing; it only asks the kernel for the route.
+    """
+    match = re.match(r"^(?:spark|mesos)://([^:/,]+)(?::(\d+))?|^k8s://(?:https?://)?([^:/]+)(?::(\d+))?", master)
+    host, port = ((match.group(1) or match.group(3)), int(match.group(2) or match.group(4) or 7077)) if match \
+        else ("192.0.2.1", 7077)  # yarn: no host in the URL; the default route (a TEST-NET address, never sent to)
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect((socket.gethostbyname(host), port))
+            return probe.getsockname()[0]
+    except OSError as exc:
+        raise ConfigurationError(
+            f"could not find this host's address towards the Spark master {master} ({exc}); set "
+            f"spark.driver.host in [spark.conf] (WORKBENCH_SPARK_CONF) to an address the executors can reach") from None
 
 
 def get_or_create_root(config: WorkbenchConfig):
@@ -89,6 +111,9 @@ def get_or_create_root(config: WorkbenchConfig):
             builder = builder.config(key, value)
         if config["metastore.hive_support"]:
             builder = builder.enableHiveSupport()
+        # Spark's web UI binds the driver's SPARK_LOCAL_IP (0.0.0.0 without it); the driver's own
+        # address is named by spark.driver.host above, so this moves the UI alone.
+        os.environ["SPARK_LOCAL_IP"] = config["spark.ui.host"]
         # Keep Spark's scratch files under the data directory, not the current directory.
         os.environ.setdefault("SPARK_LOCAL_DIRS", str(config.data_dir / "tmp"))
         if config["spark.master"].startswith("local"):

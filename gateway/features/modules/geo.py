@@ -1,4 +1,9 @@
-"""The shipped ``geo`` module: geographic functions as vectorized (Arrow) pandas UDFs.
+"""The geographic functions as vectorized (Arrow) pandas UDFs: the ``geo`` module's first implementation.
+
+``LOAD MODULE geo`` now gives the Spark SQL functions of ``geo_sql.py`` (same results, no Python
+worker, run on any executor). This one stays as an example of a ``python`` module, loadable with
+``LOAD MODULE geo_pandas WITH ('type'='python', 'module'='gateway.features.modules.geo')``, and is
+what ``benchmarks/geo_udfs.py`` measures the SQL functions against.
 
 Angles are degrees, distances kilometres on a sphere of the mean Earth radius (6371.0088 km).
 Out-of-range input (latitude beyond ±90, longitude beyond ±180, a geohash precision outside

@@ -12,7 +12,8 @@ from gateway.features.modules.annotate import annotate_function, annotate_functi
 from gateway.features.modules.core import CoreModuleFactory
 from gateway.features.modules.jar_module import JarModuleFactory
 from gateway.features.modules.manager import ModuleManager
-from gateway.features.modules.python_module import GeoModuleFactory, PythonModuleFactory
+from gateway.features.modules.geo_sql import GeoModuleFactory
+from gateway.features.modules.python_module import PythonModuleFactory
 from gateway.features.modules.registry import FactoryRegistry
 from gateway.features.modules.sql_module import SqlModuleFactory
 from gateway.features.modules.statements import handle

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import sys
+import types
 from typing import Callable, Optional
 
 from gateway.errors import InvalidRequestError
 from gateway.features.modules.base import FunctionDefinition, Module, ModuleFactory, PropertySpec
+from gateway.spark.executors import is_local, missing_on_executors
 
 MARK = "__workbench_function__"
 
@@ -94,16 +97,49 @@ class PythonModuleFactory(ModuleFactory):
     properties = (PropertySpec("module", "dotted name of the Python module, e.g. my_pkg.geo_udfs", True),)
 
     def create_module(self, name, properties, spark) -> PythonModule:
-        return PythonModule(name, import_python_module(properties["module"]), "python", properties)
+        module = PythonModule(name, import_python_module(properties["module"]), "python", properties)
+        check_executors(module, spark)
+        return module
 
 
-class GeoModuleFactory(ModuleFactory):
-    type = "geo"
-    description = ("Geographic functions: haversine_km, initial_bearing, geohash_encode, geohash_decode, "
-                   "in_bbox (vectorized pandas UDFs).")
-    properties = ()
+def executor_packages(module: PythonModule) -> list[str]:
+    """The packages a Python module's functions import on the executors: pandas and pyarrow for
+    vectorized ones, every package the module refers to at its top level (``import numpy as np``),
+    and those it names in ``__executor_packages__``. Not the standard library, nor the module itself
+    (its functions travel by value)."""
+    python_module = module.python_module
+    needed = set(getattr(python_module, "__executor_packages__", ()))
+    if any(getattr(fn, MARK)["vectorized"] for fn in module._functions.values()):
+        needed |= {"pandas", "pyarrow"}
+    for value in vars(python_module).values():
+        if isinstance(value, types.ModuleType) and value.__name__ != python_module.__name__:
+            needed.add(value.__name__.split(".")[0])
+    return sorted(n for n in needed if n not in sys.stdlib_module_names and n not in ("pyspark", "py4j"))
 
-    def create_module(self, name, properties, spark) -> PythonModule:
-        from gateway.features.modules import geo
 
-        return PythonModule(name, geo, "geo", properties)
+def check_executors(module: PythonModule, spark) -> None:
+    """Refuse the module when the executors' Python lacks what its functions import (a cluster master
+    only: with a local master the workers run the workbench's own interpreter)."""
+    if is_local(spark):
+        return
+    packages = executor_packages(module)
+    if not packages:
+        return
+    try:
+        answer = missing_on_executors(spark, packages)
+    except Exception as exc:  # noqa: BLE001 - say what failed and what the module needs
+        raise InvalidRequestError(
+            f"LOAD MODULE {module.name}: its functions run in Python on the executors, and asking an executor's "
+            f"Python for {', '.join(packages)} failed: {str(exc).splitlines()[0][:300]}. Check that the executors "
+            f"have a Python (spark.pyspark.python in [spark.conf])") from None
+    if answer["missing"]:
+        missing = ", ".join(answer["missing"])
+        raise InvalidRequestError(
+            f"LOAD MODULE {module.name}: its functions run in Python on the executors, and the executors' Python "
+            f"({answer['python']} {answer['version']} on {answer['host']}) lacks the package(s) {missing} "
+            f"(it needs {', '.join(packages)}). Ship them with the application: pack a virtual environment that "
+            f"has them (python -m venv env; env/bin/pip install {' '.join(packages)} venv-pack; "
+            f"env/bin/venv-pack -o env.tar.gz) and set in [spark.conf] \"spark.archives\" = \"env.tar.gz#env\" and "
+            f"\"spark.pyspark.python\" = \"./env/bin/python\", then restart the workbench; or install them in "
+            f"that Python on every worker. Functions that need no Python run anywhere: a sql module, or geo "
+            f"(Spark SQL functions). See docs/modules.md")
