@@ -15,6 +15,7 @@ from typing import Callable, Iterable, Optional
 from gateway.spark.arrow_stream import ArrowBatchStream, is_small, small_result
 from gateway.errors import InvalidStatementError
 from gateway.models import Column, OperationStatus, StatementSummary
+from gateway.core.freshness import WRITES, may_write
 from gateway.core.operations import Operation, bind_current
 from gateway.core.serialization import error_json, type_json
 from gateway.spark.conf import restore_conf
@@ -93,7 +94,14 @@ class StatementRunner:
                 summary = StatementSummary(statement.index, statement.text, statement.kind.value,
                                            "RUNNING", line=statement.line)
                 operation.summaries.append(summary)
-                df = self.dataframe(session, statement)
+                WRITES.catch_up(session)  # another session's write since: forget cached tables
+                if may_write(statement):
+                    try:
+                        df = self.dataframe(session, statement)
+                    finally:
+                        WRITES.bump()  # done or failed, it may have changed files: others refresh
+                else:
+                    df = self.dataframe(session, statement)
                 last = statement.index == len(statements) - 1
                 if not last:
                     summary.rows = self._drain(df, session.timezone)

@@ -20,6 +20,7 @@ from gateway.config import WorkbenchConfig, load_config
 from gateway.contract import GatewayContract
 from gateway.core.catalog import CatalogBrowser
 from gateway.core.executor import StatementRunner
+from gateway.core.freshness import WRITES
 from gateway.core.history import StatementHistory
 from gateway.core.operations import Operation, OperationManager
 from gateway.core.progress import operation_progress
@@ -366,7 +367,9 @@ class GatewayService(EditorCalls, WorkspaceCalls):
     # ------------------------------------------------------------------------------------------
 
     def _catalog(self, session: SessionHandle) -> CatalogBrowser:
-        return CatalogBrowser(self.sessions.get(session).spark)
+        owner = self.sessions.get(session)
+        WRITES.catch_up(owner)  # another session's write: its tables are looked up afresh
+        return CatalogBrowser(owner.spark)
 
     @_wrapped
     def get_current_catalog(self, session: SessionHandle) -> str:

@@ -9,6 +9,7 @@ import threading
 import time
 from typing import Callable, Optional
 
+from gateway.core.freshness import WRITES
 from gateway.errors import SessionLimitError, SessionNotFoundError
 from gateway.handles import SessionHandle
 from gateway.models import LOCAL_USER
@@ -29,6 +30,8 @@ class Session:
         self.run_lock = threading.Lock()
         # Per-session state of each feature, by feature name (set by Feature.open_session).
         self.extensions: dict[str, object] = {}
+        # The process's write epoch this session's table cache reflects (gateway/core/freshness.py).
+        self.seen_epoch = WRITES.value
 
     def touch(self) -> None:
         self.last_access = time.monotonic()
