@@ -47,6 +47,17 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("session.max_sessions", 64, "Most sessions open at once; opening one more is an error."),
     Setting("operation.pool_size", 8, "Threads that run statements, shared by all sessions."),
     Setting("operation.timeout_ms", 0, "Default statement timeout in milliseconds (0 = none)."),
+    Setting("operation.max_running_per_session", 0,
+            "Pool threads one session's statements may hold at once (0 = a quarter of operation.pool_size, "
+            "at least 1); its other statements wait in the session's own queue."),
+    Setting("operation.max_queued_per_session", 16,
+            "Statements one session may have waiting for a pool thread; one more is refused with HTTP 429."),
+    Setting("operation.wait_timeout_s", 60.0,
+            "Longest a call waits for a statement to end (configure_session); then the statement is canceled "
+            "and the call answers HTTP 503."),
+    Setting("operation.max_waiting_calls", 16,
+            "Calls that may wait for a statement at once, across all sessions; one more answers HTTP 503 at once "
+            "(keeps the REST API's workers free for other calls)."),
     Setting("result.buffer_max_rows", 50_000, "Most rows an operation buffers before its producer waits."),
     Setting("result.buffer_max_bytes", 64 * 1024 * 1024,
             "Most Arrow bytes an operation buffers before its producer waits."),

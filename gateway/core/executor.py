@@ -20,7 +20,7 @@ from gateway.core.operations import Operation, bind_current
 from gateway.core.serialization import error_json, type_json
 from gateway.spark.conf import restore_conf
 from gateway.spark.errors import ENGINE_ERRORS
-from gateway.spark.jobs import clear_job_group
+from gateway.spark.jobs import clear_job_group, use_scheduler_pool
 from gateway.core.statements import Statement, StatementKind, split_script
 
 log = logging.getLogger(__name__)
@@ -82,12 +82,16 @@ class StatementRunner:
         current: Optional[Statement] = None
         bind_current(operation)  # handlers see their operation (atomic writes commit through it)
         try:
-            session.run_lock.acquire()
+            # Wait for the session's statement before (one at a time), but not past a cancel.
+            while not session.run_lock.acquire(timeout=0.1):
+                if operation.status.is_terminal:
+                    return
             locked = True
             if not operation.transition(OperationStatus.RUNNING):
                 return  # canceled or closed while pending
             operation.start_timer(on_timeout)
             sc.setJobGroup(operation.job_group, operation.statement[:200], interruptOnCancel=True)
+            use_scheduler_pool(spark, session.scheduler_pool)  # FAIR: each session its own pool
             restore = _apply_config(spark, operation.config)
             for statement in statements:
                 current = statement

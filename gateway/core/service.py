@@ -11,6 +11,7 @@ import contextlib
 import functools
 import logging
 import platform
+import threading
 import time
 from typing import Any, Callable, Iterator, Optional
 
@@ -30,7 +31,7 @@ from gateway.core.serialization import error_json
 from gateway.core.sessions import Session, SessionManager
 from gateway.core.statements import changes_schema, configure_kinds
 from gateway.core.workspace_calls import WORKSPACE_CALLS, WorkspaceCalls
-from gateway.errors import (GatewayError, InternalError, InvalidRequestError, InvalidStatementError,
+from gateway.errors import (BusyError, GatewayError, InternalError, InvalidRequestError, InvalidStatementError,
                             OperationStateError, SqlExecutionError)
 from gateway.features.base import Feature, FeatureNotInstalledError, PageSpec, feature_classes
 from gateway.handles import OperationHandle, SessionHandle
@@ -85,7 +86,10 @@ class GatewayService(EditorCalls, WorkspaceCalls):
         self.root = get_or_create_root(self.config)
         self.runner = StatementRunner(self.config["statement.max_chars"])
         self.operations = OperationManager(self.config["operation.pool_size"],
-                                           observers=[StatementHistory(self.store.recorder)])
+                                           observers=[StatementHistory(self.store.recorder)],
+                                           per_session=self.config["operation.max_running_per_session"],
+                                           max_queued_per_session=self.config["operation.max_queued_per_session"])
+        self._waiting_calls = threading.BoundedSemaphore(max(1, self.config["operation.max_waiting_calls"]))
         self.sessions = SessionManager(
             self.root, self.config["session.max_sessions"], self.config["session.idle_timeout_s"],
             self.config["session.check_interval_s"], self._on_session_closed)
@@ -237,10 +241,31 @@ class GatewayService(EditorCalls, WorkspaceCalls):
             raise InvalidStatementError(
                 f"configure_session does not accept {kind.replace('_', ' ')} statements; "
                 f"it accepts only {allowed}. Use execute_statement to run other statements.")
+        if not self._waiting_calls.acquire(blocking=False):
+            raise BusyError(f"{self.config['operation.max_waiting_calls']} calls are already waiting for statements "
+                            f"to end (setting operation.max_waiting_calls); try again in a few seconds")
+        try:
+            self._configure(session, statement, timeout_ms)
+        finally:
+            self._waiting_calls.release()
+
+    def _configure(self, session: SessionHandle, statement: str, timeout_ms: Optional[int]) -> None:
         handle = self._submit(session, statement, OperationType.CONFIGURE_SESSION, timeout_ms, None)
         operation = self.operations.get(self.sessions.get(session).handle, handle)
+        wait_s = float(self.config["operation.wait_timeout_s"])
         try:
-            operation.done.wait()
+            if not operation.done.wait(wait_s if wait_s > 0 else None):
+                before = operation.status
+                running, waiting = self.operations.running_and_waiting(operation.session.handle)
+                try:
+                    self.operations.stop(operation, OperationStatus.CANCELED, "configure_session waited too long")
+                except GatewayError:
+                    pass  # it ended just now: answer as below all the same
+                if operation.status == OperationStatus.CANCELED:
+                    raise BusyError(
+                        f"the configure statement was {before.value} for {wait_s:g} s (setting operation.wait_timeout_s)"
+                        f" and was canceled: the session has {running} statements running and {waiting} waiting. "
+                        f"Fetch or close the results of its earlier statements, or cancel them, then try again")
             if operation.status == OperationStatus.ERROR:
                 raise SqlExecutionError(operation.exception["root_cause"], operation.exception)
             if operation.status == OperationStatus.TIMEOUT:

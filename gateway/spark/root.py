@@ -51,6 +51,9 @@ def spark_conf(config: WorkbenchConfig) -> dict[str, str]:
         "spark.sql.execution.arrow.pyspark.enabled": "true",
         "spark.driver.bindAddress": "127.0.0.1",
         "spark.driver.host": "127.0.0.1",
+        # Each session's jobs run in their own pool (gateway/core/executor.py): one session's long
+        # scans share the cores with another's short statement instead of queueing it behind them.
+        "spark.scheduler.mode": "FAIR",
     }
     if config["spark.master"].startswith("local"):
         conf["spark.driver.host"] = "127.0.0.1"
