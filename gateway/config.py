@@ -64,6 +64,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("result.page_rows", 1000, "Rows in a fetched page when the client gives no max_rows."),
     Setting("result.fetch_wait_ms", 200, "How long a fetch waits for the first rows before NOT_READY."),
     Setting("statement.max_chars", 512 * 1024, "Longest statement text accepted."),
+    Setting("statement.max_nesting", 256,
+            "Deepest nesting of parentheses accepted in a statement; deeper is refused as too deeply nested."),
     Setting("store.url", "",
             "Database of drafts, saved queries and history: empty for an SQLite file in the data directory "
             "(workbench.db), or a URL such as postgresql+psycopg://user:password@host/db for several processes."),

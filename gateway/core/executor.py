@@ -13,15 +13,15 @@ import logging
 from typing import Callable, Iterable, Optional
 
 from gateway.spark.arrow_stream import ArrowBatchStream, is_small, small_result
-from gateway.errors import InvalidStatementError
+from gateway.errors import GatewayError, InvalidStatementError
 from gateway.models import Column, OperationStatus, StatementSummary
 from gateway.core.freshness import WRITES, may_write
 from gateway.core.operations import Operation, bind_current
 from gateway.core.serialization import error_json, type_json
 from gateway.spark.conf import restore_conf
-from gateway.spark.errors import ENGINE_ERRORS
+from gateway.spark.errors import ENGINE_ERRORS, is_engine_failure
 from gateway.spark.jobs import clear_job_group, use_scheduler_pool
-from gateway.core.statements import Statement, StatementKind, split_script
+from gateway.core.statements import MAX_NESTING, Statement, StatementKind, split_script
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +35,8 @@ _CACHED_TEXT_CHARS = 10_000
 
 
 @functools.lru_cache(maxsize=64)
-def _split_cached(text: str, max_chars: int) -> tuple[Statement, ...]:
-    return tuple(split_script(text, max_chars))
+def _split_cached(text: str, max_chars: int, max_nesting: int) -> tuple[Statement, ...]:
+    return tuple(split_script(text, max_chars, max_nesting))
 
 
 def result_columns(schema) -> list[Column]:
@@ -44,8 +44,9 @@ def result_columns(schema) -> list[Column]:
 
 
 class StatementRunner:
-    def __init__(self, max_chars: int) -> None:
+    def __init__(self, max_chars: int, max_nesting: int = MAX_NESTING) -> None:
         self.max_chars = max_chars
+        self.max_nesting = max_nesting
         self.handlers: dict[StatementKind, StatementHandler] = {}
         # Checks run before every statement, in the worker; one may refuse it by raising (jars).
         self.guards: list[Callable[[object, Statement], None]] = []
@@ -57,9 +58,9 @@ class StatementRunner:
     def split(self, text: str) -> list[Statement]:
         # The service splits a text to refuse bad input before queuing it, the worker again to
         # run it: the cache makes the second split free (statements are immutable).
-        if len(text) > _CACHED_TEXT_CHARS:
-            return split_script(text, self.max_chars)
-        return list(_split_cached(text, self.max_chars))
+        if not isinstance(text, str) or len(text) > _CACHED_TEXT_CHARS:
+            return split_script(text, self.max_chars, self.max_nesting)
+        return list(_split_cached(text, self.max_chars, self.max_nesting))
 
     def dataframe(self, session, statement: Statement):
         for guard in self.guards:
@@ -129,6 +130,11 @@ class StatementRunner:
             if operation.status in _ACTIVE:
                 operation.fetcher.finish()
                 operation.transition(OperationStatus.FINISHED)
+        except RecursionError:  # Python recursion in a parser of ours or a library's
+            self._fail(operation, InvalidStatementError(
+                "the statement is too deeply nested to read (Python's recursion limit): flatten it with a WITH "
+                "clause, a temporary view or several statements", error_class="STATEMENT_TOO_DEEPLY_NESTED"),
+                current, len(statements))
         except Exception as exc:  # noqa: BLE001 - every failure becomes the operation's error
             self._fail(operation, exc, current, len(statements))
         finally:
@@ -184,9 +190,16 @@ class StatementRunner:
                 operation.summaries[-1].status = "ERROR"
         operation.exception = error
         operation.fetcher.fail(error)
+        if is_engine_failure(exc) or isinstance(exc, GatewayError):
+            # The user's SQL (or Spark) failed: a line for the log, no stack; the client has the details.
+            log.info("operation %s failed: %s: %s", operation.handle, error.get("error_class"),
+                     str(error.get("root_cause")).split("\n", 1)[0][:300])
+        else:  # a bug of ours (or of a library we call): the stack belongs in the log
+            log.error("operation %s failed with an internal error", operation.handle,
+                      exc_info=(type(exc), exc, exc.__traceback__))
         if not operation.transition(OperationStatus.ERROR):
             # Already FINISHED while streaming: the error still reaches the client's next fetch.
-            log.warning("operation %s failed while streaming: %s", operation.handle, error["root_cause"])
+            log.debug("operation %s failed while streaming", operation.handle)
 
 
 def _marked(batches: list) -> Iterable:

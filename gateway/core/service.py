@@ -35,7 +35,7 @@ from gateway.errors import (BusyError, GatewayError, InternalError, InvalidReque
                             OperationStateError, SqlExecutionError)
 from gateway.features.base import Feature, FeatureNotInstalledError, PageSpec, feature_classes
 from gateway.handles import OperationHandle, SessionHandle
-from gateway.models import (Column, FunctionDetail, FunctionInfo, FunctionKind, OperationInfo, OperationProgress,
+from gateway.models import (MAX_TIMEOUT_MS, Column, FunctionDetail, FunctionInfo, FunctionKind, OperationInfo, OperationProgress,
                             OperationStatus, OperationType, ResultSet, ResultType, TableDetail, TableInfo, TableKind)
 from gateway.spark.errors import is_engine_failure
 from gateway.spark.root import get_or_create_root
@@ -84,7 +84,7 @@ class GatewayService(EditorCalls, WorkspaceCalls):
         self.store = WorkbenchStore(self.config["store.url"] or default_url(self.config.data_dir),
                                     self.config["store.max_text_chars"])
         self.root = get_or_create_root(self.config)
-        self.runner = StatementRunner(self.config["statement.max_chars"])
+        self.runner = StatementRunner(self.config["statement.max_chars"], self.config["statement.max_nesting"])
         self.operations = OperationManager(self.config["operation.pool_size"],
                                            observers=[StatementHistory(self.store.recorder)],
                                            per_session=self.config["operation.max_running_per_session"],
@@ -339,8 +339,10 @@ class GatewayService(EditorCalls, WorkspaceCalls):
         statements = self.runner.split(statement)  # bad text fails here, before anything is queued
         if timeout_ms is None:
             timeout_ms = self.config["operation.timeout_ms"]
-        if isinstance(timeout_ms, bool) or not isinstance(timeout_ms, (int, float)) or timeout_ms < 0:
-            raise InvalidRequestError(f"timeout_ms must be a number of milliseconds >= 0, got {timeout_ms!r}")
+        if isinstance(timeout_ms, bool) or not isinstance(timeout_ms, (int, float)) \
+                or not 0 <= timeout_ms <= MAX_TIMEOUT_MS:
+            raise InvalidRequestError(f"timeout_ms must be a number of milliseconds from 0 (no limit) to "
+                                      f"{MAX_TIMEOUT_MS:,} (30 days), got {str(timeout_ms)[:40]}")
         if config is not None and not isinstance(config, dict):
             raise InvalidRequestError("the operation config must be a mapping of setting name to value")
         fetcher = ResultFetcher(self.config["result.buffer_max_rows"], self.config["result.buffer_max_bytes"],

@@ -9,6 +9,8 @@ from typing import Any, Optional
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gateway.models import MAX_TIMEOUT_MS
+
 
 class Body(BaseModel):
     model_config = ConfigDict(extra="ignore")
@@ -70,7 +72,8 @@ class Empty(Body):
 
 class ConfigureSessionRequest(Body):
     statement: str
-    executionTimeout: Optional[int] = Field(None, ge=0, description="Milliseconds; 0 or absent: no limit.")
+    executionTimeout: Optional[int] = Field(None, ge=0, le=MAX_TIMEOUT_MS, strict=True,
+                                            description="Milliseconds (a whole number up to 30 days); 0 or absent: no limit.")
 
 
 class CandidateDetail(Body):
@@ -91,7 +94,8 @@ class CompleteStatementResponse(Body):
 class ExecuteStatementRequest(Body):
     statement: str
     executionConfig: Optional[dict[str, str]] = Field(None, description="Settings for this statement only.")
-    executionTimeout: Optional[int] = Field(None, ge=0, description="Milliseconds; 0 or absent: no limit.")
+    executionTimeout: Optional[int] = Field(None, ge=0, le=MAX_TIMEOUT_MS, strict=True,
+                                            description="Milliseconds (a whole number up to 30 days); 0 or absent: no limit.")
 
 
 class ExecuteStatementResponse(Body):

@@ -1,6 +1,7 @@
 """The only place that builds the root SparkSession (one per process)."""
 from __future__ import annotations
 
+import logging
 import os
 import re
 import shutil
@@ -11,7 +12,7 @@ from pathlib import Path
 
 from gateway.config import WorkbenchConfig
 from gateway.errors import JavaNotFoundError
-from gateway.spark.backend import jcontext
+from gateway.spark.backend import Capability, jcontext, jvm, supports
 
 MIN_JAVA = 17
 _INSTALL_HINT = ("Install Java 17 or newer (Debian/Ubuntu: apt-get install openjdk-17-jdk-headless) "
@@ -99,7 +100,30 @@ def get_or_create_root(config: WorkbenchConfig):
             os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
         root = builder.getOrCreate()
         root.sparkContext.setLogLevel(config["spark.log_level"])
+        quiet_user_errors(root, config["spark.log_level"])
         return root
+
+
+# Spark logs every failed user statement at ERROR, with its stack: the analysis error with its query
+# context, and each failed task (an assert_true, a bad cast, a missing file) in the executor and the
+# task set. The gateway reports those to the client and logs one INFO line for each; these loggers
+# keep only FATAL unless spark.log_level asks for INFO, DEBUG or TRACE.
+# pyspark's own (Python) loggers log each analysis error with its stack, the JVM's each failed task.
+USER_ERROR_LOGGERS_PYTHON = ("SQLQueryContextLogger", "DataFrameQueryContextLogger")
+USER_ERROR_LOGGERS_JVM = ("org.apache.spark.executor.Executor", "org.apache.spark.scheduler.TaskSetManager")
+
+
+def quiet_user_errors(root, level: str) -> None:
+    if str(level).upper() in ("INFO", "DEBUG", "TRACE", "ALL"):
+        return
+    from pyspark.logger import PySparkLogger
+
+    for name in USER_ERROR_LOGGERS_PYTHON:
+        PySparkLogger.getLogger(name).setLevel(logging.CRITICAL)
+    if supports(root, Capability.JVM):
+        log4j = jvm(root, what="setting the level of Spark's loggers").org.apache.logging.log4j
+        for name in USER_ERROR_LOGGERS_JVM:
+            log4j.core.config.Configurator.setLevel(name, log4j.Level.FATAL)
 
 
 def _stopped(spark) -> bool:
