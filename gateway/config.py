@@ -58,9 +58,20 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("operation.max_waiting_calls", 16,
             "Calls that may wait for a statement at once, across all sessions; one more answers HTTP 503 at once "
             "(keeps the REST API's workers free for other calls)."),
+    Setting("health.check_interval_s", 0.5,
+            "How often the driver JVM's life and heap are checked (0 = never: no memory guard, a dead JVM unseen)."),
+    Setting("health.memory_guard_fraction", 0.85,
+            "Above this share of the driver heap live after garbage collection, the newest statement still producing "
+            "a result is stopped with DRIVER_MEMORY_EXHAUSTED (0 = no guard)."),
+    Setting("health.exit_after_s", 3.0,
+            "After the driver JVM died, every call answers 503 and the process exits with code 75 after this many "
+            "seconds so that its supervisor restarts it (negative = do not exit)."),
     Setting("result.buffer_max_rows", 50_000, "Most rows an operation buffers before its producer waits."),
     Setting("result.buffer_max_bytes", 64 * 1024 * 1024,
             "Most Arrow bytes an operation buffers before its producer waits."),
+    Setting("result.max_streams", 4,
+            "Large results streamed at once across all sessions (each may hold two partitions in the driver heap); "
+            "one more waits up to operation.wait_timeout_s, then fails saying so (0 = no bound)."),
     Setting("result.page_rows", 1000, "Rows in a fetched page when the client gives no max_rows."),
     Setting("result.fetch_wait_ms", 200, "How long a fetch waits for the first rows before NOT_READY."),
     Setting("statement.max_chars", 512 * 1024, "Longest statement text accepted."),

@@ -107,6 +107,12 @@ class BusyError(GatewayError):
         self.http_status = http_status
 
 
+class EngineDownError(GatewayError):
+    """The Spark driver JVM has stopped: nothing can run until the process is restarted."""
+
+    http_status = 503
+
+
 class InternalError(GatewayError):
     """A bug in the gateway's own code (not a Spark failure): HTTP 500, with a log line."""
 

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import functools
 import logging
+import threading
 from typing import Callable, Iterable, Optional
 
 from gateway.spark.arrow_stream import ArrowBatchStream, is_small, small_result
-from gateway.errors import GatewayError, InvalidStatementError
+from gateway.errors import BusyError, GatewayError, InvalidStatementError
 from gateway.models import Column, OperationStatus, StatementSummary
 from gateway.core.freshness import WRITES, may_write
+from gateway.core.health import ENGINE
 from gateway.core.operations import Operation, bind_current
 from gateway.core.serialization import error_json, type_json
 from gateway.spark.conf import restore_conf
@@ -47,6 +49,7 @@ class StatementRunner:
     def __init__(self, max_chars: int, max_nesting: int = MAX_NESTING) -> None:
         self.max_chars = max_chars
         self.max_nesting = max_nesting
+        self.streams = StreamBudget(0, 60.0)  # the service sets the configured bound
         self.handlers: dict[StatementKind, StatementHandler] = {}
         # Checks run before every statement, in the worker; one may refuse it by raising (jars).
         self.guards: list[Callable[[object, Statement], None]] = []
@@ -119,7 +122,7 @@ class StatementRunner:
                 elif is_small(df):
                     batches = _marked(small_result(df, schema).to_batches())
                 else:
-                    stream = _open_stream(df, schema, session.timezone)
+                    stream = self.streams.open(df, schema, session.timezone)
                     batches = stream
                 restore_conf(spark, restore)
                 restore = {}
@@ -168,13 +171,15 @@ class StatementRunner:
             return 0
         if is_small(df):
             return len(df.collect())
-        stream = _open_stream(df, schema, timezone)
+        stream = self.streams.open(df, schema, timezone)
         try:
             return sum(batch.num_rows for batch, _ in stream)
         finally:
             stream.close()
 
     def _fail(self, operation: Operation, exc: Exception, statement: Optional[Statement], total: int) -> None:
+        if ENGINE.lost_by(exc) or operation.stopped_error is not None:  # the gateway stopped it, said why
+            return
         if operation.status not in (OperationStatus.PENDING, OperationStatus.RUNNING, OperationStatus.FINISHED):
             log.debug("operation %s stopped (%s): %s", operation.handle, operation.status.value, exc)
             return
@@ -200,6 +205,58 @@ class StatementRunner:
         if not operation.transition(OperationStatus.ERROR):
             # Already FINISHED while streaming: the error still reaches the client's next fetch.
             log.debug("operation %s failed while streaming", operation.handle)
+
+
+class StreamBudget:
+    """A gateway-wide bound on streamed results: each open partition stream may hold up to two
+    partitions in the driver heap, so at most ``limit`` of them are open at once (0 = no bound).
+    One more waits up to ``wait_s`` for a slot, then fails with a clear error."""
+
+    def __init__(self, limit: int, wait_s: float) -> None:
+        self.limit = limit
+        self.wait_s = wait_s
+        self._slots = threading.BoundedSemaphore(limit) if limit > 0 else None
+        self.open_now = 0
+
+    def open(self, df, schema, timezone: str):
+        if self._slots is None:
+            return _open_stream(df, schema, timezone)
+        if not self._slots.acquire(timeout=self.wait_s if self.wait_s > 0 else None):
+            raise BusyError(
+                f"{self.limit} large results are being read already (setting result.max_streams), and none ended "
+                f"within {self.wait_s:g} s: fetch or close results you no longer read, or try again later")
+        try:
+            stream = _open_stream(df, schema, timezone)
+        except BaseException:
+            self._slots.release()
+            raise
+        self.open_now += 1
+        return _BudgetedStream(stream, self._release)
+
+    def _release(self) -> None:
+        self.open_now -= 1
+        self._slots.release()
+
+
+class _BudgetedStream:
+    """A stream that gives its slot back once, when closed."""
+
+    def __init__(self, stream, release: Callable[[], None]) -> None:
+        self._stream = stream
+        self._release = release
+        self._lock = threading.Lock()
+
+    def __iter__(self):
+        return iter(self._stream)
+
+    def close(self) -> None:
+        try:
+            self._stream.close()
+        finally:
+            with self._lock:
+                release, self._release = self._release, None
+            if release is not None:
+                release()
 
 
 def _marked(batches: list) -> Iterable:

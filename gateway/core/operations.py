@@ -78,6 +78,7 @@ class Operation:
         self.exception: Optional[dict] = None
         self.summaries: list[StatementSummary] = []
         self.committed: list[dict] = []  # what atomic writes published (FLIP-305)
+        self.stopped_error: Optional[dict] = None  # set when the gateway ended it (memory guard, dead JVM)
         self._status = OperationStatus.INITIALIZED
         self.outcome: Optional[OperationStatus] = None  # the first terminal status: how it really ended
         self.observers: Sequence[OperationObserver] = ()
@@ -249,6 +250,25 @@ class OperationManager:
         if target == OperationStatus.CLOSED:
             with self._lock:
                 self._operations.pop(operation.handle, None)
+
+    def fail(self, operation: Operation, error: dict) -> bool:
+        """End an operation that is still producing with ``error`` (the memory guard, a dead JVM) and
+        stop its Spark jobs; False when it had already ended."""
+        with operation._lock:
+            if operation.done.is_set() or operation.status in (OperationStatus.CANCELED, OperationStatus.CLOSED,
+                                                               OperationStatus.TIMEOUT, OperationStatus.ERROR):
+                return False
+            operation.stopped_error = error
+            operation.exception = error
+            operation.transition(OperationStatus.ERROR)  # from FINISHED (streaming) the status stays
+        operation.fetcher.fail(error)
+        threading.Thread(target=self._cancel_until_done, args=(operation,),
+                         name=f"gateway-cancel-{operation.handle}", daemon=True).start()
+        return True
+
+    def all(self) -> list[Operation]:
+        with self._lock:
+            return list(self._operations.values())
 
     @staticmethod
     def _cancel_until_done(operation: Operation) -> None:

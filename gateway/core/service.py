@@ -20,8 +20,9 @@ from gateway.core.editor_calls import EditorCalls
 from gateway.config import WorkbenchConfig, load_config
 from gateway.contract import GatewayContract
 from gateway.core.catalog import CatalogBrowser
-from gateway.core.executor import StatementRunner
+from gateway.core.executor import StatementRunner, StreamBudget
 from gateway.core.freshness import WRITES
+from gateway.core.health import ENGINE, HealthWatchdog
 from gateway.core.history import StatementHistory
 from gateway.core.operations import Operation, OperationManager
 from gateway.core.progress import operation_progress
@@ -31,7 +32,7 @@ from gateway.core.serialization import error_json
 from gateway.core.sessions import Session, SessionManager
 from gateway.core.statements import changes_schema, configure_kinds
 from gateway.core.workspace_calls import WORKSPACE_CALLS, WorkspaceCalls
-from gateway.errors import (BusyError, GatewayError, InternalError, InvalidRequestError, InvalidStatementError,
+from gateway.errors import (BusyError, EngineDownError, GatewayError, InternalError, InvalidRequestError, InvalidStatementError,
                             OperationStateError, SqlExecutionError)
 from gateway.features.base import Feature, FeatureNotInstalledError, PageSpec, feature_classes
 from gateway.handles import OperationHandle, SessionHandle
@@ -51,6 +52,7 @@ def _wrapped(method, name: Optional[str] = None):
 
     @functools.wraps(method)
     def call(*args, **kwargs):
+        ENGINE.check()  # the driver JVM died: every call says so (503)
         try:
             return method(*args, **kwargs)
         except GatewayError:
@@ -63,6 +65,8 @@ def _wrapped(method, name: Optional[str] = None):
 
 def _mapped(exc: Exception, doing: str) -> GatewayError:
     """The one decision between a Spark failure and a bug of ours (the mapping itself: gateway/spark/errors.py)."""
+    if ENGINE.lost_by(exc):  # the driver JVM is gone: 503, not a SQL error nor a bug
+        return EngineDownError(ENGINE.failure or str(exc))
     if is_engine_failure(exc):
         error = error_json(exc)
         return SqlExecutionError(f"{doing}: {error['root_cause']}", error)
@@ -85,11 +89,14 @@ class GatewayService(EditorCalls, WorkspaceCalls):
                                     self.config["store.max_text_chars"])
         self.root = get_or_create_root(self.config)
         self.runner = StatementRunner(self.config["statement.max_chars"], self.config["statement.max_nesting"])
+        self.runner.streams = StreamBudget(self.config["result.max_streams"], self.config["operation.wait_timeout_s"])
         self.operations = OperationManager(self.config["operation.pool_size"],
                                            observers=[StatementHistory(self.store.recorder)],
                                            per_session=self.config["operation.max_running_per_session"],
                                            max_queued_per_session=self.config["operation.max_queued_per_session"])
         self._waiting_calls = threading.BoundedSemaphore(max(1, self.config["operation.max_waiting_calls"]))
+        self.health = HealthWatchdog(self.root, self.operations, self.config["health.check_interval_s"],
+                                     self.config["health.memory_guard_fraction"], self.config["health.exit_after_s"])
         self.sessions = SessionManager(
             self.root, self.config["session.max_sessions"], self.config["session.idle_timeout_s"],
             self.config["session.check_interval_s"], self._on_session_closed)
@@ -167,6 +174,7 @@ class GatewayService(EditorCalls, WorkspaceCalls):
         if self._stopped:
             return
         self._stopped = True
+        self.health.stop()
         self.sessions.shutdown()
         self.operations.shutdown()
         for feature in reversed(list(self.features.values())):
@@ -464,6 +472,7 @@ class GatewayService(EditorCalls, WorkspaceCalls):
         return create_sample_database(self, session, database)
 
     def get_gateway_info(self) -> dict[str, str]:
+        ENGINE.check()  # a dead driver is never answered as if healthy
         sc = self.root.sparkContext
         uri = self.config["metastore.uri"]
         hive = self.config["metastore.hive_support"]
@@ -482,6 +491,9 @@ class GatewayService(EditorCalls, WorkspaceCalls):
             "store_status": store["state"],
             "history_not_recorded": str(store["history_lost"]),
         }
+
+    def get_health(self) -> dict[str, Any]:
+        return self.health.status()
 
     def list_feature_pages(self) -> list[PageSpec]:
         return sorted((page for feature in self.features.values() for page in feature.pages),

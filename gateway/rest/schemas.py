@@ -18,6 +18,16 @@ class Body(BaseModel):
 
 # -- utilities ------------------------------------------------------------------------------------
 
+class HealthResponse(Body):
+    status: str = Field(description="UP, or DOWN when the Spark driver JVM has stopped (then HTTP 503).")
+    reason: str = Field("", description="What happened, when DOWN.")
+    heap_live_bytes: Optional[int] = None
+    heap_used_bytes: Optional[int] = None
+    heap_max_bytes: Optional[int] = None
+    memory_stops: int = Field(0, description="Statements the memory guard stopped since the start.")
+    jvm_pid: Optional[int] = Field(None, description="Process id of the driver JVM, when this process launched it.")
+
+
 class InfoResponse(Body):
     productName: str
     version: str

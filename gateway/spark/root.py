@@ -73,8 +73,20 @@ def spark_conf(config: WorkbenchConfig) -> dict[str, str]:
                 f"-Dderby.system.home={derby} -Dderby.stream.error.file={derby / 'derby.log'}")
     else:
         conf["spark.sql.catalogImplementation"] = "in-memory"
+    # A job's results bigger than this fail with Spark's own error instead of filling the driver heap.
+    conf["spark.driver.maxResultSize"] = max_result_size(config["spark.conf"].get("spark.driver.memory", "1g"))
     conf.update(config["spark.conf"])
     return conf
+
+
+_UNITS = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+
+
+def max_result_size(driver_memory: str) -> str:
+    """A quarter of the driver's memory (Spark's default is 1g whatever the heap), at least 64m."""
+    match = re.fullmatch(r"\s*(\d+)\s*([kmgt]?)b?\s*", str(driver_memory).lower())
+    size = int(match.group(1)) * _UNITS.get(match.group(2), 1 << 20 if not match.group(2) else 1) if match else 1 << 30
+    return f"{max(64, size // 4 >> 20)}m"
 
 
 def get_or_create_root(config: WorkbenchConfig):
