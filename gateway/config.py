@@ -53,12 +53,36 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("session.max_sessions", 64, "Most sessions open at once; opening one more is an error."),
     Setting("operation.pool_size", 8, "Threads that run statements, shared by all sessions."),
     Setting("operation.timeout_ms", 0, "Default statement timeout in milliseconds (0 = none)."),
+    Setting("operation.max_running_per_session", 0,
+            "Pool threads one session's statements may hold at once (0 = a quarter of operation.pool_size, "
+            "at least 1); its other statements wait in the session's own queue."),
+    Setting("operation.max_queued_per_session", 16,
+            "Statements one session may have waiting for a pool thread; one more is refused with HTTP 429."),
+    Setting("operation.wait_timeout_s", 60.0,
+            "Longest a call waits for a statement to end (configure_session); then the statement is canceled "
+            "and the call answers HTTP 503."),
+    Setting("operation.max_waiting_calls", 16,
+            "Calls that may wait for a statement at once, across all sessions; one more answers HTTP 503 at once "
+            "(keeps the REST API's workers free for other calls)."),
+    Setting("health.check_interval_s", 0.5,
+            "How often the driver JVM's life and heap are checked (0 = never: no memory guard, a dead JVM unseen)."),
+    Setting("health.memory_guard_fraction", 0.85,
+            "Above this share of the driver heap live after garbage collection, the newest statement still producing "
+            "a result is stopped with DRIVER_MEMORY_EXHAUSTED (0 = no guard)."),
+    Setting("health.exit_after_s", 3.0,
+            "After the driver JVM died, every call answers 503 and the process exits with code 75 after this many "
+            "seconds so that its supervisor restarts it (negative = do not exit)."),
     Setting("result.buffer_max_rows", 50_000, "Most rows an operation buffers before its producer waits."),
     Setting("result.buffer_max_bytes", 64 * 1024 * 1024,
             "Most Arrow bytes an operation buffers before its producer waits."),
+    Setting("result.max_streams", 4,
+            "Large results streamed at once across all sessions (each may hold two partitions in the driver heap); "
+            "one more waits up to operation.wait_timeout_s, then fails saying so (0 = no bound)."),
     Setting("result.page_rows", 1000, "Rows in a fetched page when the client gives no max_rows."),
     Setting("result.fetch_wait_ms", 200, "How long a fetch waits for the first rows before NOT_READY."),
     Setting("statement.max_chars", 512 * 1024, "Longest statement text accepted."),
+    Setting("statement.max_nesting", 256,
+            "Deepest nesting of parentheses accepted in a statement; deeper is refused as too deeply nested."),
     Setting("store.url", "",
             "Database of drafts, saved queries and history: empty for an SQLite file in the data directory "
             "(workbench.db), or a URL such as postgresql+psycopg://user:password@host/db for several processes."),

@@ -268,6 +268,10 @@ class GatewayContract(Protocol):
     def get_gateway_info(self) -> dict[str, Any]:
         """Product and Spark versions, master, metastore, data directory, installed features, the store."""
 
+    def get_health(self) -> dict[str, Any]:
+        """``status`` UP or DOWN (the Spark driver JVM has stopped: ``reason`` says what happened), and the
+        driver heap's figures. Never raises: a dead driver is reported here, not hidden."""
+
     def get_setting(self, key: str) -> Any:
         """A workbench setting's value (``session.idle_timeout_s``, …)."""
 

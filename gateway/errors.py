@@ -102,6 +102,23 @@ class StoreUnavailableError(GatewayError):
     http_status = 503
 
 
+class BusyError(GatewayError):
+    """The session (429) or the gateway (503) has too much waiting work to take this call now; the
+    message says what to do (fetch or close results, cancel a statement, try again later)."""
+
+    http_status = 503
+
+    def __init__(self, message: str, http_status: int = 503) -> None:
+        super().__init__(message)
+        self.http_status = http_status
+
+
+class EngineDownError(GatewayError):
+    """The Spark driver JVM has stopped: nothing can run until the process is restarted."""
+
+    http_status = 503
+
+
 class InternalError(GatewayError):
     """A bug in the gateway's own code (not a Spark failure): HTTP 500, with a log line."""
 

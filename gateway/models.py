@@ -421,6 +421,7 @@ def type_name(type_json_: dict) -> str:
 # -- the workspace: the workbench store's values (gateway/store/) ---------------------------------
 
 LOCAL_USER = "local"  # the one user while there is no authentication
+MAX_TIMEOUT_MS = 30 * 24 * 3600 * 1000  # the longest statement timeout accepted: 30 days
 
 
 @dataclass(frozen=True)

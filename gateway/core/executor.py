@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import functools
 import logging
+import threading
 from typing import Callable, Iterable, Optional
 
 from gateway.spark.arrow_stream import ArrowBatchStream, is_small, small_result
-from gateway.errors import InvalidStatementError
+from gateway.errors import BusyError, GatewayError, InvalidStatementError
 from gateway.models import Column, OperationStatus, StatementSummary
+from gateway.core.freshness import WRITES, may_write
+from gateway.core.health import ENGINE
 from gateway.core.operations import Operation, bind_current
 from gateway.core.serialization import error_json, type_json
 from gateway.spark.conf import restore_conf
-from gateway.spark.errors import ENGINE_ERRORS
-from gateway.spark.jobs import clear_job_group
-from gateway.core.statements import Statement, StatementKind, split_script
+from gateway.spark.errors import ENGINE_ERRORS, is_engine_failure
+from gateway.spark.jobs import clear_job_group, use_scheduler_pool
+from gateway.core.statements import MAX_NESTING, Statement, StatementKind, split_script
 
 log = logging.getLogger(__name__)
 
@@ -34,8 +37,8 @@ _CACHED_TEXT_CHARS = 10_000
 
 
 @functools.lru_cache(maxsize=64)
-def _split_cached(text: str, max_chars: int) -> tuple[Statement, ...]:
-    return tuple(split_script(text, max_chars))
+def _split_cached(text: str, max_chars: int, max_nesting: int) -> tuple[Statement, ...]:
+    return tuple(split_script(text, max_chars, max_nesting))
 
 
 def result_columns(schema) -> list[Column]:
@@ -43,8 +46,10 @@ def result_columns(schema) -> list[Column]:
 
 
 class StatementRunner:
-    def __init__(self, max_chars: int) -> None:
+    def __init__(self, max_chars: int, max_nesting: int = MAX_NESTING) -> None:
         self.max_chars = max_chars
+        self.max_nesting = max_nesting
+        self.streams = StreamBudget(0, 60.0)  # the service sets the configured bound
         self.handlers: dict[StatementKind, StatementHandler] = {}
         # Checks run before every statement, in the worker; one may refuse it by raising (jars).
         self.guards: list[Callable[[object, Statement], None]] = []
@@ -56,9 +61,9 @@ class StatementRunner:
     def split(self, text: str) -> list[Statement]:
         # The service splits a text to refuse bad input before queuing it, the worker again to
         # run it: the cache makes the second split free (statements are immutable).
-        if len(text) > _CACHED_TEXT_CHARS:
-            return split_script(text, self.max_chars)
-        return list(_split_cached(text, self.max_chars))
+        if not isinstance(text, str) or len(text) > _CACHED_TEXT_CHARS:
+            return split_script(text, self.max_chars, self.max_nesting)
+        return list(_split_cached(text, self.max_chars, self.max_nesting))
 
     def dataframe(self, session, statement: Statement):
         for guard in self.guards:
@@ -81,19 +86,30 @@ class StatementRunner:
         current: Optional[Statement] = None
         bind_current(operation)  # handlers see their operation (atomic writes commit through it)
         try:
-            session.run_lock.acquire()
+            # Wait for the session's statement before (one at a time), but not past a cancel.
+            while not session.run_lock.acquire(timeout=0.1):
+                if operation.status.is_terminal:
+                    return
             locked = True
             if not operation.transition(OperationStatus.RUNNING):
                 return  # canceled or closed while pending
             operation.start_timer(on_timeout)
             sc.setJobGroup(operation.job_group, operation.statement[:200], interruptOnCancel=True)
+            use_scheduler_pool(spark, session.scheduler_pool)  # FAIR: each session its own pool
             restore = _apply_config(spark, operation.config)
             for statement in statements:
                 current = statement
                 summary = StatementSummary(statement.index, statement.text, statement.kind.value,
                                            "RUNNING", line=statement.line)
                 operation.summaries.append(summary)
-                df = self.dataframe(session, statement)
+                WRITES.catch_up(session)  # another session's write since: forget cached tables
+                if may_write(statement):
+                    try:
+                        df = self.dataframe(session, statement)
+                    finally:
+                        WRITES.bump()  # done or failed, it may have changed files: others refresh
+                else:
+                    df = self.dataframe(session, statement)
                 last = statement.index == len(statements) - 1
                 if not last:
                     summary.rows = self._drain(df, session.timezone)
@@ -106,7 +122,7 @@ class StatementRunner:
                 elif is_small(df):
                     batches = _marked(small_result(df, schema).to_batches())
                 else:
-                    stream = _open_stream(df, schema, session.timezone)
+                    stream = self.streams.open(df, schema, session.timezone)
                     batches = stream
                 restore_conf(spark, restore)
                 restore = {}
@@ -117,6 +133,11 @@ class StatementRunner:
             if operation.status in _ACTIVE:
                 operation.fetcher.finish()
                 operation.transition(OperationStatus.FINISHED)
+        except RecursionError:  # Python recursion in a parser of ours or a library's
+            self._fail(operation, InvalidStatementError(
+                "the statement is too deeply nested to read (Python's recursion limit): flatten it with a WITH "
+                "clause, a temporary view or several statements", error_class="STATEMENT_TOO_DEEPLY_NESTED"),
+                current, len(statements))
         except Exception as exc:  # noqa: BLE001 - every failure becomes the operation's error
             self._fail(operation, exc, current, len(statements))
         finally:
@@ -150,13 +171,15 @@ class StatementRunner:
             return 0
         if is_small(df):
             return len(df.collect())
-        stream = _open_stream(df, schema, timezone)
+        stream = self.streams.open(df, schema, timezone)
         try:
             return sum(batch.num_rows for batch, _ in stream)
         finally:
             stream.close()
 
     def _fail(self, operation: Operation, exc: Exception, statement: Optional[Statement], total: int) -> None:
+        if ENGINE.lost_by(exc) or operation.stopped_error is not None:  # the gateway stopped it, said why
+            return
         if operation.status not in (OperationStatus.PENDING, OperationStatus.RUNNING, OperationStatus.FINISHED):
             log.debug("operation %s stopped (%s): %s", operation.handle, operation.status.value, exc)
             return
@@ -172,9 +195,68 @@ class StatementRunner:
                 operation.summaries[-1].status = "ERROR"
         operation.exception = error
         operation.fetcher.fail(error)
+        if is_engine_failure(exc) or isinstance(exc, GatewayError):
+            # The user's SQL (or Spark) failed: a line for the log, no stack; the client has the details.
+            log.info("operation %s failed: %s: %s", operation.handle, error.get("error_class"),
+                     str(error.get("root_cause")).split("\n", 1)[0][:300])
+        else:  # a bug of ours (or of a library we call): the stack belongs in the log
+            log.error("operation %s failed with an internal error", operation.handle,
+                      exc_info=(type(exc), exc, exc.__traceback__))
         if not operation.transition(OperationStatus.ERROR):
             # Already FINISHED while streaming: the error still reaches the client's next fetch.
-            log.warning("operation %s failed while streaming: %s", operation.handle, error["root_cause"])
+            log.debug("operation %s failed while streaming", operation.handle)
+
+
+class StreamBudget:
+    """A gateway-wide bound on streamed results: each open partition stream may hold up to two
+    partitions in the driver heap, so at most ``limit`` of them are open at once (0 = no bound).
+    One more waits up to ``wait_s`` for a slot, then fails with a clear error."""
+
+    def __init__(self, limit: int, wait_s: float) -> None:
+        self.limit = limit
+        self.wait_s = wait_s
+        self._slots = threading.BoundedSemaphore(limit) if limit > 0 else None
+        self.open_now = 0
+
+    def open(self, df, schema, timezone: str):
+        if self._slots is None:
+            return _open_stream(df, schema, timezone)
+        if not self._slots.acquire(timeout=self.wait_s if self.wait_s > 0 else None):
+            raise BusyError(
+                f"{self.limit} large results are being read already (setting result.max_streams), and none ended "
+                f"within {self.wait_s:g} s: fetch or close results you no longer read, or try again later")
+        try:
+            stream = _open_stream(df, schema, timezone)
+        except BaseException:
+            self._slots.release()
+            raise
+        self.open_now += 1
+        return _BudgetedStream(stream, self._release)
+
+    def _release(self) -> None:
+        self.open_now -= 1
+        self._slots.release()
+
+
+class _BudgetedStream:
+    """A stream that gives its slot back once, when closed."""
+
+    def __init__(self, stream, release: Callable[[], None]) -> None:
+        self._stream = stream
+        self._release = release
+        self._lock = threading.Lock()
+
+    def __iter__(self):
+        return iter(self._stream)
+
+    def close(self) -> None:
+        try:
+            self._stream.close()
+        finally:
+            with self._lock:
+                release, self._release = self._release, None
+            if release is not None:
+                release()
 
 
 def _marked(batches: list) -> Iterable:

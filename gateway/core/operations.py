@@ -9,10 +9,11 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Callable, Optional, Protocol, Sequence, TypeVar
 
-from gateway.errors import OperationNotFoundError, OperationStateError
+from gateway.errors import BusyError, OperationNotFoundError, OperationStateError
 from gateway.handles import OperationHandle
 from gateway.models import OperationInfo, OperationStatus, OperationType, StatementSummary
 from gateway.core.results import ResultFetcher
@@ -78,6 +79,7 @@ class Operation:
         self.exception: Optional[dict] = None
         self.summaries: list[StatementSummary] = []
         self.committed: list[dict] = []  # what atomic writes published (FLIP-305)
+        self.stopped_error: Optional[dict] = None  # set when the gateway ended it (memory guard, dead JVM)
         self._status = OperationStatus.INITIALIZED
         self.outcome: Optional[OperationStatus] = None  # the first terminal status: how it really ended
         self.observers: Sequence[OperationObserver] = ()
@@ -153,26 +155,78 @@ def _ui_links(spark, job_ids: list[int]) -> dict:
 class OperationManager:
     """Owns every operation of the gateway and the pool that runs them."""
 
-    def __init__(self, pool_size: int, observers: Sequence[OperationObserver] = ()) -> None:
-        self._pool = ThreadPoolExecutor(max_workers=max(1, pool_size), thread_name_prefix="gateway-op")
+    def __init__(self, pool_size: int, observers: Sequence[OperationObserver] = (),
+                 per_session: int = 0, max_queued_per_session: int = 0) -> None:
+        self.pool_size = max(1, pool_size)
+        self._pool = ThreadPoolExecutor(max_workers=self.pool_size, thread_name_prefix="gateway-op")
         self._operations: dict[OperationHandle, Operation] = {}
         self._lock = threading.Lock()
         self.observers = tuple(observers)
+        # Admission (issue 18): a session holds at most ``per_session`` pool threads; its other
+        # operations wait in its own queue (PENDING) without taking a thread from other sessions.
+        self.per_session = per_session if per_session > 0 else max(1, self.pool_size // 4)
+        self.max_queued_per_session = max_queued_per_session
+        self._running: dict[object, int] = {}
+        self._waiting: dict[object, deque] = {}
 
     def submit(self, operation: Operation, work: Callable[[Operation], None]) -> OperationHandle:
+        owner = operation.session.handle
         with self._lock:
+            queued = len(self._waiting.get(owner, ()))
+            if self.max_queued_per_session and queued >= self.max_queued_per_session:
+                raise BusyError(
+                    f"session {owner} already has {self._running.get(owner, 0)} statements running and {queued} "
+                    f"waiting (settings operation.max_running_per_session, operation.max_queued_per_session); "
+                    f"fetch or close the results of earlier statements, or cancel them, then try again",
+                    http_status=429)
             self._operations[operation.handle] = operation
+            start = self._running.get(owner, 0) < self.per_session
+            if start:
+                self._running[owner] = self._running.get(owner, 0) + 1
         operation.observers = self.observers
         operation.transition(OperationStatus.PENDING)
         _notify(self.observers, "operation_submitted", operation)
-        self._pool.submit(self._work, work, operation)
+        if start:
+            self._pool.submit(self._work, work, operation)
+        else:
+            with self._lock:
+                self._waiting.setdefault(owner, deque()).append((work, operation))
+            self._admit(owner, finished=False)  # a slot may have freed meanwhile
         return operation.handle
+
+    def _admit(self, owner, finished: bool) -> None:
+        """Start the session's next waiting operation (or give back its slot when ``finished``)."""
+        with self._lock:
+            if not finished:
+                if self._running.get(owner, 0) >= self.per_session or not self._waiting.get(owner):
+                    return
+                self._running[owner] = self._running.get(owner, 0) + 1
+            waiting = self._waiting.get(owner)
+            if not waiting:
+                self._waiting.pop(owner, None)
+                left = self._running.get(owner, 0) - 1
+                if left > 0:
+                    self._running[owner] = left
+                else:
+                    self._running.pop(owner, None)
+                return
+            work, operation = waiting.popleft()
+        self._pool.submit(self._work, work, operation)
+
+    def running_and_waiting(self, owner) -> tuple[int, int]:
+        """How many operations of a session hold a pool thread, and how many wait for one."""
+        with self._lock:
+            return self._running.get(owner, 0), len(self._waiting.get(owner, ()))
 
     def _work(self, work: Callable[[Operation], None], operation: Operation) -> None:
         try:
-            work(operation)
+            if operation.status.is_terminal:  # canceled or closed while it waited: nothing to run
+                operation.done.set()
+            else:
+                work(operation)
         finally:
             _notify(operation.observers, "operation_done", operation)
+            self._admit(operation.session.handle, finished=True)
 
     def get(self, session_handle, handle) -> Operation:
         handle = OperationHandle.from_string(handle)
@@ -206,6 +260,25 @@ class OperationManager:
         if target == OperationStatus.CLOSED:
             with self._lock:
                 self._operations.pop(operation.handle, None)
+
+    def fail(self, operation: Operation, error: dict) -> bool:
+        """End an operation that is still producing with ``error`` (the memory guard, a dead JVM) and
+        stop its Spark jobs; False when it had already ended."""
+        with operation._lock:
+            if operation.done.is_set() or operation.status in (OperationStatus.CANCELED, OperationStatus.CLOSED,
+                                                               OperationStatus.TIMEOUT, OperationStatus.ERROR):
+                return False
+            operation.stopped_error = error
+            operation.exception = error
+            operation.transition(OperationStatus.ERROR)  # from FINISHED (streaming) the status stays
+        operation.fetcher.fail(error)
+        threading.Thread(target=self._cancel_until_done, args=(operation,),
+                         name=f"gateway-cancel-{operation.handle}", daemon=True).start()
+        return True
+
+    def all(self) -> list[Operation]:
+        with self._lock:
+            return list(self._operations.values())
 
     @staticmethod
     def _cancel_until_done(operation: Operation) -> None:

@@ -11,6 +11,7 @@ import contextlib
 import functools
 import logging
 import platform
+import threading
 import time
 from typing import Any, Callable, Iterator, Optional
 
@@ -20,7 +21,9 @@ from gateway.config import WorkbenchConfig, load_config
 from gateway.contract import GatewayContract
 from gateway.core import data_lock
 from gateway.core.catalog import CatalogBrowser
-from gateway.core.executor import StatementRunner
+from gateway.core.executor import StatementRunner, StreamBudget
+from gateway.core.freshness import WRITES
+from gateway.core.health import ENGINE, HealthWatchdog
 from gateway.core.history import StatementHistory
 from gateway.core.operations import Operation, OperationManager
 from gateway.core.progress import operation_progress
@@ -30,11 +33,11 @@ from gateway.core.serialization import error_json
 from gateway.core.sessions import Session, SessionManager
 from gateway.core.statements import changes_schema, configure_kinds
 from gateway.core.workspace_calls import WORKSPACE_CALLS, WorkspaceCalls
-from gateway.errors import (GatewayError, InternalError, InvalidRequestError, InvalidStatementError,
+from gateway.errors import (BusyError, EngineDownError, GatewayError, InternalError, InvalidRequestError, InvalidStatementError,
                             OperationStateError, SqlExecutionError)
 from gateway.features.base import Feature, FeatureNotInstalledError, PageSpec, feature_classes
 from gateway.handles import OperationHandle, SessionHandle
-from gateway.models import (Column, FunctionDetail, FunctionInfo, FunctionKind, OperationInfo, OperationProgress,
+from gateway.models import (MAX_TIMEOUT_MS, Column, FunctionDetail, FunctionInfo, FunctionKind, OperationInfo, OperationProgress,
                             OperationStatus, OperationType, ResultSet, ResultType, TableDetail, TableInfo, TableKind)
 from gateway.spark.errors import is_engine_failure
 from gateway.spark.jobs import ui_url
@@ -51,6 +54,7 @@ def _wrapped(method, name: Optional[str] = None):
 
     @functools.wraps(method)
     def call(*args, **kwargs):
+        ENGINE.check()  # the driver JVM died: every call says so (503)
         try:
             return method(*args, **kwargs)
         except GatewayError:
@@ -63,6 +67,8 @@ def _wrapped(method, name: Optional[str] = None):
 
 def _mapped(exc: Exception, doing: str) -> GatewayError:
     """The one decision between a Spark failure and a bug of ours (the mapping itself: gateway/spark/errors.py)."""
+    if ENGINE.lost_by(exc):  # the driver JVM is gone: 503, not a SQL error nor a bug
+        return EngineDownError(ENGINE.failure or str(exc))
     if is_engine_failure(exc):
         error = error_json(exc)
         return SqlExecutionError(f"{doing}: {error['root_cause']}", error)
@@ -85,9 +91,15 @@ class GatewayService(EditorCalls, WorkspaceCalls):
         self.store = WorkbenchStore(self.config["store.url"] or default_url(self.config.data_dir),
                                     self.config["store.max_text_chars"])
         self.root = get_or_create_root(self.config)
-        self.runner = StatementRunner(self.config["statement.max_chars"])
+        self.runner = StatementRunner(self.config["statement.max_chars"], self.config["statement.max_nesting"])
+        self.runner.streams = StreamBudget(self.config["result.max_streams"], self.config["operation.wait_timeout_s"])
         self.operations = OperationManager(self.config["operation.pool_size"],
-                                           observers=[StatementHistory(self.store.recorder)])
+                                           observers=[StatementHistory(self.store.recorder)],
+                                           per_session=self.config["operation.max_running_per_session"],
+                                           max_queued_per_session=self.config["operation.max_queued_per_session"])
+        self._waiting_calls = threading.BoundedSemaphore(max(1, self.config["operation.max_waiting_calls"]))
+        self.health = HealthWatchdog(self.root, self.operations, self.config["health.check_interval_s"],
+                                     self.config["health.memory_guard_fraction"], self.config["health.exit_after_s"])
         self.sessions = SessionManager(
             self.root, self.config["session.max_sessions"], self.config["session.idle_timeout_s"],
             self.config["session.check_interval_s"], self._on_session_closed)
@@ -165,6 +177,7 @@ class GatewayService(EditorCalls, WorkspaceCalls):
         if self._stopped:
             return
         self._stopped = True
+        self.health.stop()
         self.sessions.shutdown()
         self.operations.shutdown()
         for feature in reversed(list(self.features.values())):
@@ -239,10 +252,31 @@ class GatewayService(EditorCalls, WorkspaceCalls):
             raise InvalidStatementError(
                 f"configure_session does not accept {kind.replace('_', ' ')} statements; "
                 f"it accepts only {allowed}. Use execute_statement to run other statements.")
+        if not self._waiting_calls.acquire(blocking=False):
+            raise BusyError(f"{self.config['operation.max_waiting_calls']} calls are already waiting for statements "
+                            f"to end (setting operation.max_waiting_calls); try again in a few seconds")
+        try:
+            self._configure(session, statement, timeout_ms)
+        finally:
+            self._waiting_calls.release()
+
+    def _configure(self, session: SessionHandle, statement: str, timeout_ms: Optional[int]) -> None:
         handle = self._submit(session, statement, OperationType.CONFIGURE_SESSION, timeout_ms, None)
         operation = self.operations.get(self.sessions.get(session).handle, handle)
+        wait_s = float(self.config["operation.wait_timeout_s"])
         try:
-            operation.done.wait()
+            if not operation.done.wait(wait_s if wait_s > 0 else None):
+                before = operation.status
+                running, waiting = self.operations.running_and_waiting(operation.session.handle)
+                try:
+                    self.operations.stop(operation, OperationStatus.CANCELED, "configure_session waited too long")
+                except GatewayError:
+                    pass  # it ended just now: answer as below all the same
+                if operation.status == OperationStatus.CANCELED:
+                    raise BusyError(
+                        f"the configure statement was {before.value} for {wait_s:g} s (setting operation.wait_timeout_s)"
+                        f" and was canceled: the session has {running} statements running and {waiting} waiting. "
+                        f"Fetch or close the results of its earlier statements, or cancel them, then try again")
             if operation.status == OperationStatus.ERROR:
                 raise SqlExecutionError(operation.exception["root_cause"], operation.exception)
             if operation.status == OperationStatus.TIMEOUT:
@@ -316,8 +350,10 @@ class GatewayService(EditorCalls, WorkspaceCalls):
         statements = self.runner.split(statement)  # bad text fails here, before anything is queued
         if timeout_ms is None:
             timeout_ms = self.config["operation.timeout_ms"]
-        if isinstance(timeout_ms, bool) or not isinstance(timeout_ms, (int, float)) or timeout_ms < 0:
-            raise InvalidRequestError(f"timeout_ms must be a number of milliseconds >= 0, got {timeout_ms!r}")
+        if isinstance(timeout_ms, bool) or not isinstance(timeout_ms, (int, float)) \
+                or not 0 <= timeout_ms <= MAX_TIMEOUT_MS:
+            raise InvalidRequestError(f"timeout_ms must be a number of milliseconds from 0 (no limit) to "
+                                      f"{MAX_TIMEOUT_MS:,} (30 days), got {str(timeout_ms)[:40]}")
         if config is not None and not isinstance(config, dict):
             raise InvalidRequestError("the operation config must be a mapping of setting name to value")
         fetcher = ResultFetcher(self.config["result.buffer_max_rows"], self.config["result.buffer_max_bytes"],
@@ -369,7 +405,9 @@ class GatewayService(EditorCalls, WorkspaceCalls):
     # ------------------------------------------------------------------------------------------
 
     def _catalog(self, session: SessionHandle) -> CatalogBrowser:
-        return CatalogBrowser(self.sessions.get(session).spark)
+        owner = self.sessions.get(session)
+        WRITES.catch_up(owner)  # another session's write: its tables are looked up afresh
+        return CatalogBrowser(owner.spark)
 
     @_wrapped
     def get_current_catalog(self, session: SessionHandle) -> str:
@@ -437,6 +475,7 @@ class GatewayService(EditorCalls, WorkspaceCalls):
         return create_sample_database(self, session, database)
 
     def get_gateway_info(self) -> dict[str, str]:
+        ENGINE.check()  # a dead driver is never answered as if healthy
         sc = self.root.sparkContext
         uri = self.config["metastore.uri"]
         hive = self.config["metastore.hive_support"]
@@ -456,6 +495,9 @@ class GatewayService(EditorCalls, WorkspaceCalls):
             "store_status": store["state"],
             "history_not_recorded": str(store["history_lost"]),
         }
+
+    def get_health(self) -> dict[str, Any]:
+        return self.health.status()
 
     def list_feature_pages(self) -> list[PageSpec]:
         return sorted((page for feature in self.features.values() for page in feature.pages),

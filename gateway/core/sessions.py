@@ -9,6 +9,7 @@ import threading
 import time
 from typing import Callable, Optional
 
+from gateway.core.freshness import WRITES
 from gateway.errors import SessionLimitError, SessionNotFoundError
 from gateway.handles import SessionHandle
 from gateway.models import LOCAL_USER
@@ -29,12 +30,21 @@ class Session:
         self.run_lock = threading.Lock()
         # Per-session state of each feature, by feature name (set by Feature.open_session).
         self.extensions: dict[str, object] = {}
+        # The process's write epoch this session's table cache reflects (gateway/core/freshness.py).
+        self.seen_epoch = WRITES.value
+        # Its FAIR scheduler pool: a small number reused after the session closes, so that the
+        # pools Spark keeps stay as few as the sessions open at once.
+        self.pool_slot = 0
 
     def touch(self) -> None:
         self.last_access = time.monotonic()
 
     def idle_seconds(self) -> float:
         return time.monotonic() - self.last_access
+
+    @property
+    def scheduler_pool(self) -> str:
+        return f"workbench-session-{self.pool_slot}"
 
     @property
     def timezone(self) -> str:
@@ -65,6 +75,8 @@ class SessionManager:
                     f"{len(self._sessions)} sessions are open, the most allowed (setting "
                     f"session.max_sessions); close an unused session or raise the limit")
             session = Session(self._root.newSession(), name)
+            taken = {s.pool_slot for s in self._sessions.values()}
+            session.pool_slot = next(n for n in range(len(taken) + 1) if n not in taken)
             self._sessions[session.handle] = session
         return session
 

@@ -210,10 +210,49 @@ def _has_top_level_as_query(text: str) -> bool:
     return False
 
 
-def split_script(script: str, max_chars: int | None = None) -> list[Statement]:
+MAX_NESTING = 256
+
+
+def check_text(script: str) -> None:
+    """Refuse text that is not valid Unicode: a lone UTF-16 surrogate (``"\\ud800"`` in JSON) cannot
+    reach Spark, the store or a JSON answer."""
+    if script.isascii():
+        return
+    try:
+        script.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        before = script[:exc.start]
+        line, position = before.count("\n") + 1, exc.start - (before.rfind("\n") + 1)
+        raise InvalidStatementError(
+            f"the statement holds a lone UTF-16 surrogate (U+{ord(script[exc.start]):04X}) at line {line}, "
+            f"position {position}: that is not valid Unicode text. Remove it, or send the character it was "
+            f"meant to be as one code point (a JSON client must pair \\ud83d with its low surrogate)",
+            line=line, position=position) from None
+
+
+def check_nesting(tokens, max_nesting: int) -> None:
+    """Refuse parentheses nested deeper than ``max_nesting``: Spark's parser and planner recurse
+    once per level, and thousands of levels end in a StackOverflowError after seconds of work."""
+    depth = deepest = 0
+    for token in tokens:
+        if token.token_type == TokenType.L_PAREN:
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > max_nesting:
+                    raise InvalidStatementError(
+                        f"the statement is too deeply nested: more than {max_nesting} levels of parentheses "
+                        f"(setting statement.max_nesting). Flatten it: use a WITH clause, a temporary view "
+                        f"or several statements instead of nesting", error_class="STATEMENT_TOO_DEEPLY_NESTED")
+        elif token.token_type == TokenType.R_PAREN:
+            depth -= 1
+
+
+def split_script(script: str, max_chars: int | None = None, max_nesting: int = MAX_NESTING) -> list[Statement]:
     """Statements of a script in order; empty statements (``;;``) are skipped.
 
-    Raises InvalidStatementError for empty text or text over ``max_chars``.
+    Raises InvalidStatementError for empty text, text over ``max_chars``, text that is not valid
+    Unicode, or parentheses nested deeper than ``max_nesting``.
     """
     if script is None or not script.strip():
         raise InvalidStatementError("the statement is empty: type a SQL statement such as SELECT 1")
@@ -221,6 +260,7 @@ def split_script(script: str, max_chars: int | None = None) -> list[Statement]:
         raise InvalidStatementError(
             f"the statement is {len(script):,} characters long; the limit is {max_chars:,} "
             f"(setting statement.max_chars). Split it, or load large data from a file or table.")
+    check_text(script)
     try:
         tokens = _SPARK.tokenize(script)
     except TokenError as exc:
@@ -229,6 +269,7 @@ def split_script(script: str, max_chars: int | None = None) -> list[Statement]:
             return [Statement(script.strip(), classify(script), 0, _line_of(script, 0), 0)]
         raise InvalidStatementError(f"the script cannot be split into statements: {exc}. "
                                     f"Check for an unterminated string or comment.") from None
+    check_nesting(tokens, max_nesting)
     statements: list[Statement] = []
     group: list = []
     for token in tokens + [None]:

@@ -9,12 +9,24 @@ from typing import Any, Optional
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gateway.models import MAX_TIMEOUT_MS
+
 
 class Body(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
 
 # -- utilities ------------------------------------------------------------------------------------
+
+class HealthResponse(Body):
+    status: str = Field(description="UP, or DOWN when the Spark driver JVM has stopped (then HTTP 503).")
+    reason: str = Field("", description="What happened, when DOWN.")
+    heap_live_bytes: Optional[int] = None
+    heap_used_bytes: Optional[int] = None
+    heap_max_bytes: Optional[int] = None
+    memory_stops: int = Field(0, description="Statements the memory guard stopped since the start.")
+    jvm_pid: Optional[int] = Field(None, description="Process id of the driver JVM, when this process launched it.")
+
 
 class InfoResponse(Body):
     productName: str
@@ -70,7 +82,8 @@ class Empty(Body):
 
 class ConfigureSessionRequest(Body):
     statement: str
-    executionTimeout: Optional[int] = Field(None, ge=0, description="Milliseconds; 0 or absent: no limit.")
+    executionTimeout: Optional[int] = Field(None, ge=0, le=MAX_TIMEOUT_MS, strict=True,
+                                            description="Milliseconds (a whole number up to 30 days); 0 or absent: no limit.")
 
 
 class CandidateDetail(Body):
@@ -91,7 +104,8 @@ class CompleteStatementResponse(Body):
 class ExecuteStatementRequest(Body):
     statement: str
     executionConfig: Optional[dict[str, str]] = Field(None, description="Settings for this statement only.")
-    executionTimeout: Optional[int] = Field(None, ge=0, description="Milliseconds; 0 or absent: no limit.")
+    executionTimeout: Optional[int] = Field(None, ge=0, le=MAX_TIMEOUT_MS, strict=True,
+                                            description="Milliseconds (a whole number up to 30 days); 0 or absent: no limit.")
 
 
 class ExecuteStatementResponse(Body):

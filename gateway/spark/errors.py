@@ -45,6 +45,18 @@ _PYTHON_FRAME = re.compile(r'^\s+File "')
 _PYTHON_ERROR_LINE = re.compile(r"^([A-Za-z_][\w.]*)(?::\s?(.*))?$")
 
 
+TOO_DEEPLY_NESTED = "STATEMENT_TOO_DEEPLY_NESTED"
+_TOO_DEEP = frozenset({"StackOverflowError", "java.lang.StackOverflowError"})
+_JAVA_CLASS = re.compile(r"(?:^|\s|: )((?:[a-z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error|Throwable))\b")
+
+
+def _java_class_in(message: str) -> str:
+    """The simple name of the Java exception a Py4J message names (``java.lang.X: …`` → ``X``);
+    a Py4J failure that names none is ``JavaError``, never Py4J's own wrapper class."""
+    match = _JAVA_CLASS.search(message or "")
+    return match.group(1).rsplit(".", 1)[-1] if match else "JavaError"
+
+
 def is_engine_failure(exc: BaseException) -> bool:
     """True for a failure Spark reported (Py4J, pyspark, a Java exception); False for a bug of ours."""
     return isinstance(exc, ENGINE_ERRORS)
@@ -89,7 +101,11 @@ def describe_failure(exc: BaseException, statement: Optional[str] = None, line_o
     if root.error_class is not None:
         data["message_parameters"] = root.message_parameters
     else:
-        data["error_class"] = type(exc).__name__
+        data["error_class"] = _java_class_in(str(exc)) if isinstance(exc, Py4JError) else type(exc).__name__
+    if data["error_class"] in _TOO_DEEP:
+        data["error_class"] = TOO_DEEPLY_NESTED
+        data["root_cause"] = (f"the statement is too deeply nested for Spark ({root.message.strip() or data['error_class']}):"
+                              f" flatten it with a WITH clause, a temporary view or several statements")
     if root.python_traceback:
         error_line = _python_error_line(root.python_traceback)
         if error_line:

@@ -1,7 +1,11 @@
 """Spark jobs of an operation: taking its job group off a pool thread."""
 from __future__ import annotations
 
+import threading
+
 from gateway.spark.backend import Capability, jcontext, supports
+
+_thread = threading.local()
 
 _JOB_GROUP_PROPERTIES = ("spark.jobGroup.id", "spark.job.description", "spark.job.interruptOnCancel")
 
@@ -40,3 +44,16 @@ def job_links(spark, job_ids: list[int]) -> tuple[str | None, list[str]]:
         return None, []
     pages = [f"{base}/jobs/job/?id={job_id}" for job_id in job_ids]
     return (pages[0] if len(pages) == 1 else f"{base}/jobs/"), pages
+
+
+def use_scheduler_pool(spark, pool: str) -> None:
+    """Run this thread's next Spark jobs in the FAIR scheduler pool ``pool``.
+
+    A local property of the thread (PySpark pins a Python thread to a JVM thread); it is set
+    only when it changes, so a statement on a thread that ran the same session before pays nothing.
+    Pools unknown to the allocation file are made on first use (weight 1, FIFO inside).
+    """
+    if getattr(_thread, "pool", None) == pool:
+        return
+    spark.sparkContext.setLocalProperty("spark.scheduler.pool", pool)
+    _thread.pool = pool

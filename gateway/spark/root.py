@@ -1,6 +1,7 @@
 """The only place that builds the root SparkSession (one per process)."""
 from __future__ import annotations
 
+import logging
 import os
 import re
 import shutil
@@ -12,7 +13,7 @@ from pathlib import Path
 
 from gateway.config import WorkbenchConfig
 from gateway.errors import ConfigurationError, JavaNotFoundError
-from gateway.spark.backend import jcontext
+from gateway.spark.backend import Capability, jcontext, jvm, supports
 
 MIN_JAVA = 17
 _INSTALL_HINT = ("Install Java 17 or newer (Debian/Ubuntu: apt-get install openjdk-17-jdk-headless) "
@@ -53,6 +54,9 @@ def spark_conf(config: WorkbenchConfig) -> dict[str, str]:
         "spark.sql.execution.arrow.pyspark.enabled": "true",
         "spark.driver.bindAddress": "127.0.0.1",
         "spark.driver.host": "127.0.0.1",
+        # Each session's jobs run in their own pool (gateway/core/executor.py): one session's long
+        # scans share the cores with another's short statement instead of queueing it behind them.
+        "spark.scheduler.mode": "FAIR",
     }
     if config["spark.master"].startswith("local"):
         conf["spark.driver.host"] = "127.0.0.1"
@@ -73,6 +77,8 @@ def spark_conf(config: WorkbenchConfig) -> dict[str, str]:
                 f"-Dderby.system.home={derby} -Dderby.stream.error.file={derby / 'derby.log'}")
     else:
         conf["spark.sql.catalogImplementation"] = "in-memory"
+    # A job's results bigger than this fail with Spark's own error instead of filling the driver heap.
+    conf["spark.driver.maxResultSize"] = max_result_size(config["spark.conf"].get("spark.driver.memory", "1g"))
     conf.update(config["spark.conf"])
     return conf
 
@@ -93,6 +99,16 @@ def driver_address(master: str) -> str:
         raise ConfigurationError(
             f"could not find this host's address towards the Spark master {master} ({exc}); set "
             f"spark.driver.host in [spark.conf] (WORKBENCH_SPARK_CONF) to an address the executors can reach") from None
+
+
+_UNITS = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+
+
+def max_result_size(driver_memory: str) -> str:
+    """A quarter of the driver's memory (Spark's default is 1g whatever the heap), at least 64m."""
+    match = re.fullmatch(r"\s*(\d+)\s*([kmgt]?)b?\s*", str(driver_memory).lower())
+    size = int(match.group(1)) * _UNITS.get(match.group(2), 1 << 20 if not match.group(2) else 1) if match else 1 << 30
+    return f"{max(64, size // 4 >> 20)}m"
 
 
 def get_or_create_root(config: WorkbenchConfig):
@@ -121,7 +137,30 @@ def get_or_create_root(config: WorkbenchConfig):
             os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
         root = builder.getOrCreate()
         root.sparkContext.setLogLevel(config["spark.log_level"])
+        quiet_user_errors(root, config["spark.log_level"])
         return root
+
+
+# Spark logs every failed user statement at ERROR, with its stack: the analysis error with its query
+# context, and each failed task (an assert_true, a bad cast, a missing file) in the executor and the
+# task set. The gateway reports those to the client and logs one INFO line for each; these loggers
+# keep only FATAL unless spark.log_level asks for INFO, DEBUG or TRACE.
+# pyspark's own (Python) loggers log each analysis error with its stack, the JVM's each failed task.
+USER_ERROR_LOGGERS_PYTHON = ("SQLQueryContextLogger", "DataFrameQueryContextLogger")
+USER_ERROR_LOGGERS_JVM = ("org.apache.spark.executor.Executor", "org.apache.spark.scheduler.TaskSetManager")
+
+
+def quiet_user_errors(root, level: str) -> None:
+    if str(level).upper() in ("INFO", "DEBUG", "TRACE", "ALL"):
+        return
+    from pyspark.logger import PySparkLogger
+
+    for name in USER_ERROR_LOGGERS_PYTHON:
+        PySparkLogger.getLogger(name).setLevel(logging.CRITICAL)
+    if supports(root, Capability.JVM):
+        log4j = jvm(root, what="setting the level of Spark's loggers").org.apache.logging.log4j
+        for name in USER_ERROR_LOGGERS_JVM:
+            log4j.core.config.Configurator.setLevel(name, log4j.Level.FATAL)
 
 
 def _stopped(spark) -> bool:

@@ -14,7 +14,7 @@ import time
 import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import TokenError
@@ -25,6 +25,7 @@ from gateway.features.jars.function_sql import (CreateFunction, FunctionRegistry
                         sql_identifier, sql_string)
 from gateway.features.jars.store import JarStore, StoredJar, UdfClass, hadoop_fetcher, jar_has_class
 from gateway.models import FunctionDetail, FunctionKind, JarInfo
+from gateway.core.operations import current_operation
 from gateway.core.statements import Statement, StatementKind
 from gateway.spark.backend import Capability, supports
 from gateway.spark.catalog import function_resources
@@ -65,6 +66,7 @@ class ResourceFeature:
     def __init__(self, config, root_spark) -> None:
         self.store = JarStore(config.data_dir, config["jars.upload_max_bytes"], config["jars.download_max_bytes"],
                               config["jars.download_timeout_s"], hadoop_fetcher(root_spark))
+        self.store.stop_probe = _operation_stopped  # a cancel stops a download at once
         self.registry = FunctionRegistry(config.data_dir / "jars" / "functions.json")
         self._on_jvm: dict[str, StoredJar] = {}
         self._lock = threading.Lock()
@@ -112,6 +114,14 @@ class ResourceFeature:
         if parsed is None:
             return session.spark.sql(statement.text)
         return _manager(session).create_function(parsed)
+
+
+def _operation_stopped() -> Callable[[], bool]:
+    """In a statement's worker: a check whether that statement was canceled, closed or timed out."""
+    operation = current_operation()
+    if operation is None:
+        return lambda: False
+    return lambda: operation.status.is_terminal
 
 
 def use_jar_class_loader(spark) -> None:

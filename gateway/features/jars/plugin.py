@@ -17,7 +17,7 @@ class JarsFeature(Feature):
         Setting("jars.upload_max_bytes", 100 * 1024 * 1024, "Largest jar (or .py/.zip/.whl) an upload may be."),
         Setting("jars.download_max_bytes", 200 * 1024 * 1024,
                 "Largest jar fetched from an http(s)://, hdfs:// or s3a:// URI."),
-        Setting("jars.download_timeout_s", 60.0, "Socket timeout for downloading a jar from an http(s):// URI."),
+        Setting("jars.download_timeout_s", 60.0, "Most time the download of a jar from an http(s):// URI may take in all (a slow or stalled server is cut off then); a cancel stops it at once."),
     )
     statements = (
         StatementSpec(REMOVE_JAR, (("REMOVE", "JAR"), ("REMOVE", "JARS")), configures=True),

@@ -12,16 +12,18 @@ import hashlib
 import io
 import os
 import re
+import socket
 import struct
 import tempfile
 import threading
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Optional
+from typing import Callable, Optional
 
 from gateway.errors import InvalidRequestError, ResourceError
 from gateway.models import UdfClass  # noqa: F401  (value types of the contract)
@@ -222,6 +224,60 @@ def jar_has_class(jar_path: Path, class_name: str) -> bool:
 
 # -- the store ----------------------------------------------------------------------------------
 
+class _DownloadWatchdog:
+    """A total deadline and a cancel for one download.
+
+    A socket timeout bounds each read, not the download: a server that sends a byte every two
+    seconds never trips a five-second timeout. The watchdog shuts the connection down when the
+    deadline passes or the statement is canceled, which wakes the blocked read at once.
+    """
+
+    def __init__(self, uri: str, timeout_s: float, stopped: Callable[[], bool]) -> None:
+        self.uri = uri
+        self.timeout_s = timeout_s
+        self.deadline = time.monotonic() + timeout_s
+        self.stopped = stopped
+        self.reason: Optional[str] = None
+        self._done = threading.Event()
+        self._thread: Optional[threading.Thread] = None
+
+    def remaining(self) -> float:
+        return self.deadline - time.monotonic()
+
+    def watch(self, response) -> None:
+        sock = getattr(getattr(getattr(response, "fp", None), "raw", None), "_sock", None)
+        self._thread = threading.Thread(target=self._run, args=(sock,), name="jar-download-watchdog", daemon=True)
+        self._thread.start()
+
+    def _run(self, sock) -> None:
+        while not self._done.wait(0.05):
+            if self._why() is None:
+                continue
+            if sock is not None:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+            return
+
+    def _why(self) -> Optional[str]:
+        if self.reason is None:
+            if self.stopped():
+                self.reason = f"the download of {self.uri} was stopped: its statement was canceled"
+            elif time.monotonic() > self.deadline:
+                self.reason = (f"downloading {self.uri} did not finish within {self.timeout_s:g} s (setting "
+                               f"jars.download_timeout_s, the whole download); the server is too slow or stalled. "
+                               f"Copy the jar to the gateway's machine, or raise the setting")
+        return self.reason
+
+    def check(self) -> None:
+        if self._why() is not None:
+            raise ResourceError(self.reason)
+
+    def stop(self) -> None:
+        self._done.set()
+
+
 class JarStore:
     """Process-wide, content-addressed copies of every resource under ``<data_dir>/jars/store``."""
 
@@ -233,6 +289,8 @@ class JarStore:
         self.download_max_bytes = download_max_bytes
         self.download_timeout_s = download_timeout_s
         self.hadoop_fetch = hadoop_fetch   # (uri, local_path) -> None, through Spark's Hadoop config
+        # Called in the thread that downloads; answers a check "was the statement canceled?".
+        self.stop_probe: Callable[[], Callable[[], bool]] = lambda: (lambda: False)
         self._lock = threading.Lock()
         self._classes: dict[str, list[UdfClass]] = {}
 
@@ -289,15 +347,20 @@ class JarStore:
     def _download(self, uri: str, name: str) -> StoredJar:
         limit = self.download_max_bytes
         request = urllib.request.Request(uri, headers={"User-Agent": "spark-sql-workbench"})
+        watchdog = _DownloadWatchdog(uri, self.download_timeout_s, self.stop_probe())
         try:
-            with urllib.request.urlopen(request, timeout=self.download_timeout_s) as response:
+            with urllib.request.urlopen(request, timeout=max(0.001, watchdog.remaining())) as response:
+                watchdog.watch(response)
                 declared = response.headers.get("Content-Length")
                 if declared and declared.isdigit() and int(declared) > limit:
                     raise ResourceError(f"the jar at {uri} is {int(declared):,} bytes; the download limit is "
                                         f"{limit:,} (setting jars.download_max_bytes)")
                 buffer = io.BytesIO()
+                read = getattr(response, "read1", response.read)  # what has come, not a full chunk
                 while True:
-                    chunk = response.read(_CHUNK)
+                    watchdog.check()
+                    chunk = read(_CHUNK)
+                    watchdog.check()
                     if not chunk:
                         break
                     buffer.write(chunk)
@@ -306,12 +369,15 @@ class JarStore:
                                             f"bytes (setting jars.download_max_bytes)")
         except ResourceError:
             raise
-        except urllib.error.HTTPError as exc:
-            raise ResourceError(f"downloading {uri} failed: HTTP {exc.code} {exc.reason}") from None
         except (urllib.error.URLError, OSError, ValueError) as exc:
+            watchdog.check()  # the watchdog cut the connection: say why
+            if isinstance(exc, urllib.error.HTTPError):
+                raise ResourceError(f"downloading {uri} failed: HTTP {exc.code} {exc.reason}") from None
             reason = getattr(exc, "reason", exc)
             raise ResourceError(f"downloading {uri} failed: {reason} (timeout "
                                 f"{self.download_timeout_s:g} s, setting jars.download_timeout_s)") from None
+        finally:
+            watchdog.stop()
         data = buffer.getvalue()
         self._validate_resource(data, name, f"the download {uri}")
         return self._store_bytes(data, name, uri)

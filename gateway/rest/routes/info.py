@@ -8,7 +8,7 @@ from gateway import InvalidRequestError
 from gateway import __version__
 from gateway.rest.deps import service_of
 from gateway.rest.encoding import JSONBytes, to_json
-from gateway.rest.schemas import ApiVersionsResponse, InfoResponse, SettingResponse
+from gateway.rest.schemas import ApiVersionsResponse, HealthResponse, InfoResponse, SettingResponse
 
 router = APIRouter(tags=["utilities"])
 v2_router = APIRouter(tags=["utilities"])
@@ -20,6 +20,15 @@ def get_info(request: Request):
     info = service_of(request).get_gateway_info()
     return {"productName": info.get("product", "Spark SQL Workbench"), "version": __version__,
             "sparkVersion": info.get("spark_version", "")}
+
+
+@router.get("/health", response_model=HealthResponse,
+            responses={503: {"model": HealthResponse, "description": "The Spark driver JVM has stopped."}})
+def get_health(request: Request):
+    """Beyond Flink: UP, or DOWN with HTTP 503 once the Spark driver JVM has stopped (for a supervisor or a
+    load balancer); the driver heap's figures."""
+    health = service_of(request).get_health()
+    return JSONBytes(to_json(health), status_code=200 if health["status"] == "UP" else 503)
 
 
 @router.get("/api_versions", response_model=ApiVersionsResponse)

@@ -1,0 +1,163 @@
+"""The driver's health: a memory guard before the JVM is at risk, and a clear answer when it died.
+
+One watchdog thread per gateway checks, every ``health.check_interval_s``:
+
+- that the driver JVM still runs (``gateway.spark.liveness``). Once it has ended, every contract
+  call answers ``EngineDownError`` (HTTP 503) naming what happened, the health call says DOWN,
+  active operations end in ERROR, and after ``health.exit_after_s`` the process exits with
+  ``ENGINE_DIED_EXIT`` (75) so that its supervisor (``./workbench``) starts a fresh one. A dead
+  JVM is never answered as if healthy.
+- how full the driver heap is after garbage collection. Above ``health.memory_guard_fraction``
+  of the heap, the newest operation still producing a result is stopped with an error that says
+  why (DRIVER_MEMORY_EXHAUSTED), before the JVM runs out of memory; then the next check waits for
+  the memory to come back.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from typing import Callable, Optional
+
+
+from gateway.errors import EngineDownError
+from gateway.models import OperationStatus
+from gateway.spark.errors import ENGINE_ERRORS
+from gateway.spark.liveness import HeapGauge, driver_lost, jvm_exit_code, jvm_pid
+
+log = logging.getLogger(__name__)
+
+ENGINE_DIED_EXIT = 75  # the process's exit code when its driver JVM died: "restart me"
+_COOL_DOWN_S = 3.0
+
+
+class EngineState:
+    """Process-wide: one driver JVM per process, so one answer for every gateway in it."""
+
+    def __init__(self) -> None:
+        self.failure: Optional[str] = None
+        self.memory_stops = 0
+        self.watchdog: Optional["HealthWatchdog"] = None
+
+    def check(self) -> None:
+        if self.failure is not None:
+            raise EngineDownError(self.failure)
+
+    def lost_by(self, exc: BaseException) -> bool:
+        """Does this failure say the driver is gone (its connection refused or reset, its SparkContext
+        stopped by the JVM's shutdown)? Then the engine is marked down at once, not at the next check."""
+        marker = driver_lost(exc)
+        if marker is None:
+            return False
+        if self.failure is None:
+            reason = (f"the Spark driver has stopped ({marker}); "
+                      f"every statement and session of this workbench process is lost. The process exits so that its "
+                      f"supervisor starts a new one; open a new session then")
+            if self.watchdog is not None:
+                self.watchdog.engine_died(reason)
+            else:
+                self.failure = reason
+        return True
+
+
+ENGINE = EngineState()
+
+
+class HealthWatchdog:
+    def __init__(self, root, operations, interval_s: float, memory_fraction: float, exit_after_s: float,
+                 exit: Callable[[int], None] = os._exit) -> None:
+        self.root = root
+        self.operations = operations
+        self.interval_s = interval_s
+        self.memory_fraction = memory_fraction
+        self.exit_after_s = exit_after_s
+        self._exit = exit
+        self._stop = threading.Event()
+        self._quiet_until = 0.0
+        self._gauge: Optional[HeapGauge] = None
+        self.last_heap: Optional[tuple[int, int, int]] = None
+        self._thread: Optional[threading.Thread] = None
+        ENGINE.watchdog = self
+        if interval_s > 0:
+            self._thread = threading.Thread(target=self._loop, name="gateway-health", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def status(self) -> dict:
+        heap = self.last_heap
+        return {"status": "DOWN" if ENGINE.failure else "UP", "reason": ENGINE.failure or "",
+                "heap_live_bytes": heap[0] if heap else None, "heap_used_bytes": heap[1] if heap else None,
+                "heap_max_bytes": heap[2] if heap else None, "memory_stops": ENGINE.memory_stops,
+                "jvm_pid": jvm_pid()}
+
+    # -- the loop -------------------------------------------------------------------------------
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self.interval_s):
+            try:
+                self.check_once()
+            except Exception:  # noqa: BLE001 - the watchdog must outlive one bad reading
+                log.exception("the health check failed")
+            if ENGINE.failure is not None:
+                return
+
+    def check_once(self) -> None:
+        code = jvm_exit_code(self.root)
+        if code is not None:
+            self.engine_died(f"the Spark driver JVM has stopped (exit code {code}"
+                             f"{', 52: out of memory' if code == 52 else ''}); every statement and session of this "
+                             f"workbench process is lost. The process exits so that its supervisor starts a new one; "
+                             f"open a new session then")
+            return
+        if self.memory_fraction <= 0:
+            return
+        try:
+            if self._gauge is None:
+                self._gauge = HeapGauge(self.root)
+            self.last_heap = live, in_use, maximum = self._gauge.read()
+        except ENGINE_ERRORS:
+            return  # the next check finds out whether the JVM is gone
+        if time.monotonic() < self._quiet_until or maximum <= 0:
+            return
+        if live > self.memory_fraction * maximum or in_use > 0.97 * maximum:
+            self._stop_newest(live, in_use, maximum)
+
+    def _stop_newest(self, live: int, in_use: int, maximum: int) -> None:
+        producing = [op for op in self.operations.all()
+                     if op.status in (OperationStatus.RUNNING, OperationStatus.FINISHED)
+                     and not op.fetcher.ended and not op.done.is_set()]
+        if not producing:
+            return
+        victim = max(producing, key=lambda op: op.started_at or 0)
+        mib = 1024 * 1024
+        error = {
+            "root_cause": (f"the statement was stopped to protect the Spark driver: its heap held {live // mib:,} MiB "
+                           f"live of {maximum // mib:,} MiB (more than {self.memory_fraction:.0%}, setting "
+                           f"health.memory_guard_fraction) while this result was produced. Read less at once: add a "
+                           f"LIMIT or a filter, spread the data over more partitions (REPARTITION), write the result "
+                           f"to a table, or give the driver more memory (spark.driver.memory)"),
+            "exception_stack": "", "error_class": "DRIVER_MEMORY_EXHAUSTED", "sqlstate": "53200"}
+        if self.operations.fail(victim, error):
+            ENGINE.memory_stops += 1
+            log.warning("memory guard: stopped operation %s (heap live %d MiB, in use %d MiB, max %d MiB)",
+                        victim.handle, live // mib, in_use // mib, maximum // mib)
+            self._quiet_until = time.monotonic() + _COOL_DOWN_S
+
+    def engine_died(self, reason: str) -> None:
+        if ENGINE.failure is not None:
+            return
+        ENGINE.failure = reason
+        log.critical("%s", reason)
+        error = {"root_cause": reason, "exception_stack": "", "error_class": "ENGINE_DOWN", "sqlstate": "08006"}
+        for operation in self.operations.all():
+            try:
+                self.operations.fail(operation, error)
+            except Exception:  # noqa: BLE001 - tell every operation we can
+                pass
+        if self.exit_after_s >= 0:
+            timer = threading.Timer(self.exit_after_s, self._exit, args=(ENGINE_DIED_EXIT,))
+            timer.daemon = True
+            timer.start()

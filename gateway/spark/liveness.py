@@ -1,0 +1,71 @@
+"""Is the driver JVM alive, and how full is its heap? (The health watchdog asks, gateway/core/health.py.)"""
+from __future__ import annotations
+
+from typing import Optional
+
+from py4j.protocol import Py4JError, Py4JNetworkError
+
+from gateway.spark.backend import Capability, jvm, supports
+
+STILL_RUNNING = None
+_STOPPED = ("Cannot call methods on a stopped SparkContext", "because SparkContext was shut down")
+
+
+def driver_lost(exc: BaseException) -> Optional[str]:
+    """What in this failure says the driver is gone (its connection refused or reset, its SparkContext
+    stopped by the JVM's shutdown); None for any other failure."""
+    if isinstance(exc, (Py4JNetworkError, ConnectionError)):
+        return type(exc).__name__
+    if not isinstance(exc, Py4JError):
+        return None
+    text = str(exc)[:20_000]
+    return next((marker for marker in _STOPPED if marker in text), None)
+
+
+def jvm_exit_code(spark) -> Optional[int]:
+    """None while the driver JVM runs; its exit code once it has ended (-1 when it is unreachable
+    and its exit code unknown, e.g. a JVM that pyspark did not launch)."""
+    from pyspark import SparkContext
+
+    proc = getattr(SparkContext._gateway, "proc", None)
+    if proc is not None:
+        return proc.poll()
+    if not supports(spark, Capability.JVM):
+        return STILL_RUNNING  # Spark Connect: the server's health is its own
+    try:
+        jvm(spark, what="checking that the driver JVM runs").java.lang.System.nanoTime()
+    except Py4JError:
+        return -1
+    return STILL_RUNNING
+
+
+def jvm_pid() -> Optional[int]:
+    """The process id of the driver JVM that pyspark launched (None when it did not launch one)."""
+    from pyspark import SparkContext
+
+    proc = getattr(SparkContext._gateway, "proc", None)
+    return getattr(proc, "pid", None)
+
+
+class HeapGauge:
+    """The driver heap: bytes live after the last garbage collection, and the most it may grow to."""
+
+    def __init__(self, spark) -> None:
+        self._jvm = jvm(spark, what="reading the driver's heap")
+        self._runtime = self._jvm.java.lang.Runtime.getRuntime()
+        self._old = None
+        for pool in self._jvm.java.lang.management.ManagementFactory.getMemoryPoolMXBeans():
+            if str(pool.getType().toString()) == "Heap memory" and pool.isCollectionUsageThresholdSupported() \
+                    and any(word in str(pool.getName()) for word in ("Old", "Tenured")):
+                self._old = pool
+
+    def read(self) -> tuple[int, int, int]:
+        """(live bytes of the old generation after its last collection, heap bytes in use now, max heap)."""
+        maximum = int(self._runtime.maxMemory())
+        in_use = int(self._runtime.totalMemory()) - int(self._runtime.freeMemory())
+        after_gc = in_use
+        if self._old is not None:
+            usage = self._old.getCollectionUsage()
+            if usage is not None and int(usage.getUsed()) > 0:  # 0: no collection of it yet
+                after_gc = int(usage.getUsed())
+        return after_gc, in_use, maximum

@@ -1,0 +1,187 @@
+"""Fair sharing (issue 18, item 4): one session cannot hold the pool, the HTTP workers or a session.
+
+Real Spark, the contract and real HTTP on 127.0.0.1. Each test measures how long another
+session waits and prints it (figures, not timed assertions, beyond a generous bound).
+"""
+from __future__ import annotations
+
+import http.server as httpserver
+import threading
+import time
+
+import pytest
+
+from conftest import run_all, wait_for
+from gateway.errors import BusyError
+from gateway.models import OperationStatus, ResultType
+from rest_support import http, server  # noqa: F401 - fixtures
+
+SCAN = "SELECT id, id*2 AS v FROM range(0, 100000000, 1, 8)"
+
+
+def status(gateway, session, op):
+    return gateway.get_operation_info(session, op).status
+
+
+@pytest.fixture
+def hog(gateway):
+    """A session with eight unfetched long scans (the issue's repro)."""
+    handle = gateway.open_session(name="hog")
+    ops = [gateway.execute_statement(handle, SCAN) for _ in range(8)]
+    yield handle, ops
+    try:
+        gateway.close_session(handle)
+    except Exception:  # a test closed it
+        pass
+
+
+def test_one_sessions_scans_hold_only_its_share_of_the_pool(gateway, hog):
+    handle, ops = hog
+    per_session = gateway.operations.per_session
+    assert per_session < gateway.operations.pool_size
+    assert wait_for(lambda: gateway.operations.running_and_waiting(handle) == (per_session, 8 - per_session), 30)
+    other = gateway.open_session(name="other")
+    try:
+        started = time.monotonic()
+        columns, rows, page = run_all(gateway, other, "SELECT 1 AS one", timeout_s=30)
+        took = time.monotonic() - started
+        print(f"\nSELECT 1 of another session beside 8 unfetched scans: {took * 1000:.0f} ms")
+        assert rows == [[1]] and took < 10
+        # The waiting scans are PENDING and need no thread; a cancel ends one at once.
+        waiting = [op for op in ops if status(gateway, handle, op) == OperationStatus.PENDING]
+        assert len(waiting) == 8 - per_session
+        gateway.cancel_operation(handle, waiting[0])
+        assert status(gateway, handle, waiting[0]) == OperationStatus.CANCELED
+        # Closing a running scan lets the next waiting one start.
+        running = [op for op in ops if status(gateway, handle, op) in (OperationStatus.RUNNING,
+                                                                        OperationStatus.FINISHED)]
+        gateway.close_operation(handle, running[0])
+        assert wait_for(lambda: gateway.operations.running_and_waiting(handle)[1] == 8 - per_session - 2, 30)
+    finally:
+        gateway.close_session(other)
+
+
+def test_a_session_with_too_many_waiting_statements_gets_429(gateway, hog, monkeypatch):
+    handle, _ = hog
+    assert wait_for(lambda: gateway.operations.running_and_waiting(handle)[1] == 8 - gateway.operations.per_session)
+    monkeypatch.setattr(gateway.operations, "max_queued_per_session", 8 - gateway.operations.per_session)
+    with pytest.raises(BusyError, match="fetch or close the results") as refused:
+        gateway.execute_statement(handle, "SELECT 1")
+    assert refused.value.http_status == 429
+
+
+def test_fair_scheduler_gives_each_session_its_pool(gateway):
+    assert gateway.root.sparkContext.getConf().get("spark.scheduler.mode") == "FAIR"
+    a, b = gateway.open_session(name="long"), gateway.open_session(name="short")
+    try:
+        # One job of many short tasks that keeps both cores busy for a long time.
+        long_op = gateway.execute_statement(a, "SELECT sum(id % 7) FROM range(0, 20000000000, 1, 2000)")
+        assert wait_for(lambda: gateway.get_operation_info(a, long_op).job_ids, 30)
+        started = time.monotonic()
+        _, rows, _ = run_all(gateway, b, "SELECT sum(id) FROM range(0, 1000, 1, 2)", timeout_s=60)
+        took = time.monotonic() - started
+        print(f"\nshort job of another session beside a long scan (FAIR pools): {took * 1000:.0f} ms")
+        assert rows == [[499500]]
+        assert status(gateway, a, long_op) == OperationStatus.RUNNING  # the short job did not wait for it
+        assert took < 15
+        gateway.cancel_operation(a, long_op)
+    finally:
+        gateway.close_session(a)
+        gateway.close_session(b)
+
+
+def test_configure_session_waits_at_most_its_timeout_over_http(http, gateway, hog, monkeypatch):  # noqa: F811
+    handle, _ = hog
+    assert wait_for(lambda: gateway.operations.running_and_waiting(handle)[1] > 0, 30)
+    monkeypatch.setitem(gateway.config.values, "operation.wait_timeout_s", 2.0)
+    monkeypatch.setattr(gateway, "_waiting_calls", threading.BoundedSemaphore(3))
+    answers, lock = [], threading.Lock()
+
+    def configure():
+        started = time.monotonic()
+        answer = http("POST", f"/v2/sessions/{handle}/configure-session", {"statement": "SET a.b = 1"})
+        with lock:
+            answers.append((answer, time.monotonic() - started))
+
+    threads = [threading.Thread(target=configure) for _ in range(20)]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.3)
+    started = time.monotonic()
+    info = http("GET", "/v1/info")
+    info_s = time.monotonic() - started
+    for thread in threads:
+        thread.join(30)
+    print(f"\n/v1/info beside 20 waiting configure-session calls: {info_s * 1000:.0f} ms")
+    assert info.status == 200 and info_s < 5
+    statuses = sorted(answer.status for answer, _ in answers)
+    assert statuses == [503] * 20, statuses
+    timed_out = [(a, s) for a, s in answers if "operation.wait_timeout_s" in a.body["errors"][0]]
+    turned_away = [(a, s) for a, s in answers if "operation.max_waiting_calls" in a.body["errors"][0]]
+    assert len(timed_out) >= 3 and len(timed_out) + len(turned_away) == 20
+    assert all(s < 10 for _, s in timed_out)
+    assert "cancel them" in timed_out[0][0].body["errors"][0]
+    started = time.monotonic()
+    assert http("DELETE", f"/v1/sessions/{handle}").status == 200
+    print(f"DELETE of the busy session: {(time.monotonic() - started) * 1000:.0f} ms")
+    with pytest.raises(Exception):
+        gateway.heartbeat(handle)
+
+
+class _Dribble(httpserver.BaseHTTPRequestHandler):
+    """Answers a jar with a Content-Length and then one byte every 0.5 s."""
+
+    def do_GET(self):  # noqa: N802
+        self.send_response(200)
+        self.send_header("Content-Length", "100000")
+        self.end_headers()
+        try:
+            for _ in range(200):
+                self.wfile.write(b"P")
+                self.wfile.flush()
+                time.sleep(0.5)
+        except OSError:
+            pass
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def dribble():
+    httpd = httpserver.ThreadingHTTPServer(("127.0.0.1", 0), _Dribble)
+    httpd.daemon_threads = True
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/slow.jar"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture
+def jar_store(gateway):
+    return gateway.feature("jars").resources.store
+
+
+def test_add_jar_download_has_a_total_deadline(gateway, session, dribble, jar_store, monkeypatch):
+    monkeypatch.setattr(jar_store, "download_timeout_s", 2.0)
+    started = time.monotonic()
+    _, _, page = run_all(gateway, session, f"ADD JAR '{dribble}'", timeout_s=30)
+    took = time.monotonic() - started
+    assert page.result_type is ResultType.ERROR
+    assert "did not finish within 2 s" in page.exception["root_cause"]
+    assert took < 6, took  # the server would have dribbled on for 50 s
+
+
+def test_cancel_stops_a_download_and_frees_the_session(gateway, session, dribble, jar_store, monkeypatch):
+    monkeypatch.setattr(jar_store, "download_timeout_s", 120.0)
+    op = gateway.execute_statement(session, f"ADD JAR '{dribble}'")
+    assert wait_for(lambda: status(gateway, session, op) == OperationStatus.RUNNING, 30)
+    time.sleep(0.5)
+    started = time.monotonic()
+    gateway.cancel_operation(session, op)
+    _, rows, _ = run_all(gateway, session, "SELECT 2", timeout_s=30)
+    took = time.monotonic() - started
+    print(f"\nnext statement after canceling a stalled download: {took * 1000:.0f} ms")
+    assert rows == [[2]] and took < 5
+    assert status(gateway, session, op) == OperationStatus.CANCELED
