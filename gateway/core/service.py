@@ -21,6 +21,7 @@ from gateway.contract import GatewayContract
 from gateway.core.catalog import CatalogBrowser
 from gateway.core.executor import StatementRunner
 from gateway.core.history import StatementHistory
+from gateway.core.identity_calls import IDENTITY_CALLS, IdentityCalls
 from gateway.core.operations import Operation, OperationManager
 from gateway.core.progress import operation_progress
 from gateway.core.results import ResultFetcher
@@ -73,11 +74,12 @@ def _mapped(exc: Exception, doing: str) -> GatewayError:
 _CONTRACT_CALLS = frozenset(name for name in vars(GatewayContract) if not name.startswith("_"))
 
 
-class GatewayService(EditorCalls, WorkspaceCalls):
+class GatewayService(IdentityCalls, EditorCalls, WorkspaceCalls):
     """The embedded SQL gateway: sessions over one root SparkSession, operations on a pool, features."""
 
     def __init__(self, config: Optional[WorkbenchConfig] = None) -> None:
         self.config = config if config is not None else load_config()
+        self.auth_mode  # noqa: B018 - a bad auth.mode stops the start here, before Spark
         # The store first: it needs no Spark, and its calls answer while Spark starts.
         self.store = WorkbenchStore(self.config["store.url"] or default_url(self.config.data_dir),
                                     self.config["store.max_text_chars"])
@@ -482,3 +484,5 @@ class GatewayService(EditorCalls, WorkspaceCalls):
 # The workspace calls answer like core's: a GatewayError as it is, a bug as an InternalError.
 for _name in WORKSPACE_CALLS:
     setattr(GatewayService, _name, _wrapped(getattr(WorkspaceCalls, _name)))
+for _name in IDENTITY_CALLS:
+    setattr(GatewayService, _name, _wrapped(getattr(IdentityCalls, _name)))
