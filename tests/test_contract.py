@@ -16,9 +16,7 @@ CONTRACT = sorted(_CONTRACT_CALLS)
 # Calls with no REST route on purpose: a client pages with fetch_results itself, and pages are Streamlit's.
 NOT_OVER_REST = {"iter_results": "a loop over fetch_results; HTTP clients page with the token themselves",
                  "list_feature_pages": "Streamlit pages are of no use to an HTTP client",
-                 "authenticate_password": "REST authenticates with API tokens; a password logs in to the UI",
-                 "authenticate_token": "the REST auth middleware will call it (next commit)",
-                 "authenticate_trusted": "the REST auth middleware will call it (next commit)"}
+                 "authenticate_password": "REST authenticates with API tokens; a password logs in to the UI"}
 
 
 def _parameters(function) -> list[str]:

@@ -48,7 +48,7 @@ def check_workbench_bind(host: str, auth: str) -> None:
 
 def _uvicorn_config(service: GatewayContract, host: str, port: int, token: Optional[str]) -> uvicorn.Config:
     check_bind(host, token, str(service.get_setting("auth.mode")).strip().lower())
-    return uvicorn.Config(create_app(service, token), host=host, port=port, log_level="warning",
+    return uvicorn.Config(create_app(service, token, bind_host=host), host=host, port=port, log_level="warning",
                           access_log=False, lifespan="off", timeout_keep_alive=30)
 
 

@@ -1,0 +1,182 @@
+"""REST with users (auth.mode builtin, and proxy): per-user API tokens, 401 on every route without
+one, authentication before the body, the Host check on a loopback bind, and ownership of sessions
+and workspaces. Real HTTP on 127.0.0.1, over gateways of this run's Spark with their own stores."""
+from __future__ import annotations
+
+import json
+import re
+import socket
+import time
+
+import pytest
+
+from gateway import GatewayService
+from gateway.rest import serve_in_background
+from gateway.store import default_url
+from rest_support import Http
+
+PASSWORD = "pass-word-1"
+
+
+class _Settings:
+    """The gateway with some settings of its REST app changed (the proxy addresses it trusts)."""
+
+    def __init__(self, service, **settings) -> None:
+        self._service, self._settings = service, settings
+
+    def get_setting(self, key):
+        return self._settings[key] if key in self._settings else self._service.get_setting(key)
+
+    def __getattr__(self, name):
+        return getattr(self._service, name)
+
+
+@pytest.fixture(scope="module")
+def users_gateway(config, gateway, tmp_path_factory):
+    """auth.mode builtin; users alice, bob and the admin root, each with a token."""
+    store_dir = tmp_path_factory.mktemp("users-store")
+    service = GatewayService(config.with_overrides(auth__mode="builtin", store__url=default_url(store_dir)))
+    tokens = {}
+    for name, admin in (("alice", False), ("bob", False), ("root", True)):
+        service.store.add_user(name, PASSWORD, admin)
+        tokens[name] = service.store.create_token(name, "tests")[0]
+    server = serve_in_background(service, "127.0.0.1", 0)
+    yield service, Http(server.url), tokens
+    server.stop()
+    service.shutdown(stop_spark=False)
+
+
+@pytest.fixture(scope="module")
+def api(users_gateway):
+    return users_gateway[1]
+
+
+@pytest.fixture(scope="module")
+def tokens(users_gateway):
+    return users_gateway[2]
+
+
+def _routes(api) -> list[tuple[str, str]]:
+    document = api("GET", "/openapi.json").body
+    routes = []
+    for path, item in document["paths"].items():
+        concrete = re.sub(r"\{[^}]+\}", "x", path)
+        routes += [(method.upper(), concrete) for method in item if method in ("get", "post", "put", "delete")]
+    return routes
+
+
+# -- 401 on every route --------------------------------------------------------------------------------
+
+def test_every_api_route_answers_401_without_a_token_or_with_a_wrong_one(api, tokens):
+    routes = _routes(api)
+    assert len(routes) > 80
+    refused = []
+    for method, path in routes:
+        for token, reason in ((None, "needs a user's API token"), ("wbt_not-a-token", "wrong, revoked"),
+                              (tokens["alice"] + "x", "wrong, revoked")):
+            answer = api(method, path, {} if method in ("POST", "PUT") else None, token=token or "")
+            if answer.status != 401 or reason not in answer.body["root_cause"] \
+                    or answer.headers.get("www-authenticate") != "Bearer":
+                refused.append((method, path, token, answer.status))
+    assert refused == [], refused[:10]
+    # paths outside the document too (the /v3, /v4 and unprefixed copies, unknown ones)
+    for path in ("/v3/sessions", "/sessions", "/v4/info", "/no/such/path"):
+        assert api("GET", path).status == 401
+    assert api("GET", "/openapi.json").status == 200  # the API's shape is no secret
+    assert api("GET", "/v1/info", headers={"Authorization": "Basic YWxpY2U6cGFzcw=="}).status == 401
+
+
+def test_a_token_identifies_its_user_and_records_its_last_use(users_gateway, api, tokens):
+    service = users_gateway[0]
+    assert api("GET", "/v2/me", token=tokens["alice"]).body == {"name": "alice", "admin": False}
+    assert api("GET", "/v2/me", token=tokens["root"]).body == {"name": "root", "admin": True}
+    assert service.store.list_tokens("alice")[0].last_used_at is not None
+    assert api("GET", "/v1/info", token=tokens["bob"]).status == 200
+
+
+def test_tokens_over_rest_are_made_listed_and_revoked_at_once(api, tokens):
+    made = api("POST", "/v2/me/tokens", {"label": "notebook"}, token=tokens["bob"])
+    assert made.status == 200 and made.body["token"].startswith("wbt_") and made.body["record"]["user"] == "bob"
+    fresh, token_id = made.body["token"], made.body["record"]["tokenId"]
+    assert api("GET", "/v2/me", token=fresh).body["name"] == "bob"
+    listed = api("GET", "/v2/me/tokens", token=tokens["bob"]).body["tokens"]
+    assert {t["label"] for t in listed} == {"tests", "notebook"} and all("token" not in t for t in listed)
+    assert api("DELETE", f"/v2/me/tokens/{token_id}", token=tokens["alice"]).status == 404  # not alice's
+    assert api("DELETE", f"/v2/me/tokens/{token_id}", token=tokens["bob"]).body["revokedAt"]
+    gone = api("GET", "/v2/me", token=fresh)
+    assert gone.status == 401 and "revoked" in gone.body["root_cause"]
+
+
+def test_admin_routes_need_an_admin(api, tokens):
+    refused = api("GET", "/v2/admin/users", token=tokens["alice"])
+    assert refused.status == 403 and "for admins" in refused.body["root_cause"]
+    assert [u["name"] for u in api("GET", "/v2/admin/users", token=tokens["root"]).body["users"]] == \
+        ["alice", "bob", "root"]
+    added = api("PUT", "/v2/admin/users/dora", {"password": "dora-pass-1"}, token=tokens["root"])
+    assert added.status == 200 and added.body["hasPassword"] and not added.body["admin"]
+    assert api("PUT", "/v2/admin/users/dora/admin", {"admin": True}, token=tokens["root"]).body["admin"]
+    assert api("DELETE", "/v2/admin/users/dora", token=tokens["root"]).status == 200
+    assert api("DELETE", "/v2/admin/users/root", token=tokens["root"]).status == 400  # not oneself
+
+
+# -- before the body; the Host header -----------------------------------------------------------------
+
+def _raw(api, request: bytes, timeout_s: float = 10.0) -> tuple[int, float]:
+    started = time.monotonic()
+    with socket.create_connection((api.host, api.port), timeout=timeout_s) as sock:
+        sock.sendall(request)
+        head = sock.recv(4096).decode("latin-1")
+    return int(head.split(" ", 2)[1]), time.monotonic() - started
+
+
+def test_an_unauthenticated_upload_is_refused_on_its_headers_before_its_body(api):
+    # 100 MB announced (under the upload limit), not one byte sent: only a check before the body answers
+    status, seconds = _raw(api, (f"POST /v2/sessions/x/jars/upload?filename=a.jar HTTP/1.1\r\n"
+                                 f"Host: 127.0.0.1:{api.port}\r\nContent-Type: application/octet-stream\r\n"
+                                 f"Content-Length: 100000000\r\n\r\n").encode())
+    assert status == 401 and seconds < 5
+    chunked = (f"POST /v2/sessions/x/jars/upload?filename=a.jar HTTP/1.1\r\nHost: localhost\r\n"
+               f"Transfer-Encoding: chunked\r\n\r\n10000\r\n").encode() + b"x" * 65536
+    assert _raw(api, chunked)[0] == 401
+
+
+def test_the_host_header_must_name_the_loopback_on_a_loopback_bind(api, tokens):
+    for host in ("evil.example", "evil.example:80", "192.0.2.1", "attacker.localhost.example"):
+        answer = api("GET", "/v2/me", token=tokens["alice"], headers={"Host": host})
+        assert answer.status == 400 and "DNS rebinding" in answer.body["root_cause"], host
+    for host in ("localhost", f"localhost:{api.port}", f"127.0.0.1:{api.port}", "[::1]:1"):
+        assert api("GET", "/v2/me", token=tokens["alice"], headers={"Host": host}).status == 200, host
+
+
+# -- proxy mode -----------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def proxy_gateway(config, gateway, tmp_path_factory):
+    store_dir = tmp_path_factory.mktemp("proxy-store")
+    service = GatewayService(config.with_overrides(auth__mode="proxy", auth__trusted_proxies=["127.0.0.1"],
+                                                   store__url=default_url(store_dir)))
+    trusted = serve_in_background(service, "127.0.0.1", 0)
+    untrusted = serve_in_background(_Settings(service, **{"auth.trusted_proxies": ["10.0.0.0/8"]}), "127.0.0.1", 0)
+    yield service, Http(trusted.url), Http(untrusted.url)
+    trusted.stop()
+    untrusted.stop()
+    service.shutdown(stop_spark=False)
+
+
+def test_the_proxy_header_counts_only_from_a_trusted_address(proxy_gateway):
+    service, trusted, untrusted = proxy_gateway
+    me = trusted("GET", "/v2/me", headers={"X-Forwarded-User": "erin"})
+    assert me.status == 200 and me.body == {"name": "erin", "admin": False}
+    assert [u.name for u in service.store.list_users()] == ["erin"]  # made on first sight
+    assert trusted("GET", "/v2/me").status == 401  # no header, no token
+    ignored = untrusted("GET", "/v2/me", headers={"X-Forwarded-User": "erin"})
+    assert ignored.status == 401
+    token = service.store.create_token("erin", "")[0]
+    assert untrusted("GET", "/v2/me", token=token).body["name"] == "erin"  # tokens work from anywhere
+
+
+def test_rest_token_beside_users_is_refused_with_what_to_do(users_gateway):
+    from gateway import ConfigurationError
+    from gateway.rest import create_app
+    with pytest.raises(ConfigurationError, match="Unset rest.token"):
+        create_app(users_gateway[0], token="shared-secret")
