@@ -4,6 +4,7 @@ and workspaces. Real HTTP on 127.0.0.1, over gateways of this run's Spark with t
 from __future__ import annotations
 
 import json
+import json
 import re
 import socket
 import time
@@ -180,3 +181,85 @@ def test_rest_token_beside_users_is_refused_with_what_to_do(users_gateway):
     from gateway.rest import create_app
     with pytest.raises(ConfigurationError, match="Unset rest.token"):
         create_app(users_gateway[0], token="shared-secret")
+
+
+# -- ownership ------------------------------------------------------------------------------------------
+
+def test_another_users_session_answers_404_on_every_route(api, tokens):
+    alice = lambda method, path, body=None: api(method, path, body, token=tokens["alice"])  # noqa: E731
+    bob = lambda method, path, body=None: api(method, path, body, token=tokens["bob"])  # noqa: E731
+    session = alice("POST", "/v1/sessions", {"sessionName": "alices"}).body["sessionHandle"]
+    operation = alice("POST", f"/v1/sessions/{session}/statements", {"statement": "SELECT 42 AS answer"}
+                      ).body["operationHandle"]
+    s, o = f"/v1/sessions/{session}", f"/v1/sessions/{session}/operations/{operation}"
+    foreign = [("GET", s), ("POST", s + "/heartbeat"), ("POST", s + "/statements", {"statement": "SELECT 1"}),
+               ("GET", o + "/status"), ("GET", o + "/result/0"), ("POST", o + "/cancel"),
+               ("GET", f"/v2/sessions/{session}/operations"), ("GET", f"/v2/sessions/{session}/tables"),
+               ("GET", f"/v2/sessions/{session}/jars"), ("GET", f"/v2/sessions/{session}/modules"),
+               ("PUT", f"/v2/sessions/{session}/config/spark.sql.ansi.enabled", {"value": "false"}),
+               ("POST", f"/v2/sessions/{session}/configure-session", {"statement": "SET a.b = 1"}),
+               ("DELETE", o + "/close"), ("DELETE", s)]
+    for method, path, *body in foreign:
+        answer = bob(method, path, body[0] if body else None)
+        assert answer.status == 404, (method, path, answer.status, answer.body)
+        assert "does not exist" in answer.body["root_cause"]
+    # the same answer as a handle that never existed: nothing tells bob the session is there
+    never = bob("GET", "/v1/sessions/00000000-0000-4000-8000-000000000000")
+    assert never.status == 404 and never.body["error_class"] == "SessionNotFoundError"
+    assert alice("GET", o + "/status").body["status"] in ("RUNNING", "FINISHED")  # untouched by bob
+    rows = []
+    deadline = time.monotonic() + 60
+    while not rows and time.monotonic() < deadline:
+        page = alice("GET", o + "/result/0").body
+        rows = [r["fields"] for r in page["results"]["data"]] if page["resultType"] != "NOT_READY" else []
+    assert rows == [[42]]
+    assert alice("DELETE", s).status == 200
+
+
+def test_the_workspace_and_history_are_per_user(api, tokens):
+    alice = lambda method, path, body=None: api(method, path, body, token=tokens["alice"])  # noqa: E731
+    bob = lambda method, path, body=None: api(method, path, body, token=tokens["bob"])  # noqa: E731
+    tab = alice("POST", "/v2/users/alice/tabs", {"title": "mine", "text": "SELECT 'secret'"})
+    assert tab.status == 200
+    for method, path, body in (("GET", "/v2/users/alice/tabs", None), ("GET", "/v2/users/alice/queries", None),
+                               ("GET", "/v2/users/alice/history", None),
+                               ("POST", "/v2/users/alice/tabs", {"text": "x"}),
+                               ("PUT", f"/v2/users/alice/tabs/{tab.body['tabId']}/text", {"text": "x"})):
+        answer = bob(method, path, body)
+        assert answer.status == 404 and "yours is 'bob'" in answer.body["root_cause"], (method, path)
+    assert [t["title"] for t in alice("GET", "/v2/users/alice/tabs").body["tabs"]] == ["mine"]
+    assert bob("GET", "/v2/users/bob/tabs").body["tabs"] == []
+    # statements are filed under the user who ran them: the audit log
+    session = bob("POST", "/v1/sessions", {}).body["sessionHandle"]
+    operation = bob("POST", f"/v1/sessions/{session}/statements", {"statement": "SELECT 'bobs' AS who"}
+                    ).body["operationHandle"]
+    deadline = time.monotonic() + 60
+    entries = []
+    while time.monotonic() < deadline:
+        entries = bob("GET", "/v2/users/bob/history").body["entries"]
+        if entries and entries[0]["status"] != "RUNNING":
+            break
+        time.sleep(0.05)
+    assert entries[0]["user"] == "bob" and entries[0]["operationHandle"] == operation
+    assert all(e["user"] == "alice" for e in alice("GET", "/v2/users/alice/history").body["entries"])
+    assert "SELECT 'bobs'" not in json.dumps(alice("GET", "/v2/users/alice/history").body)
+    bob("DELETE", f"/v1/sessions/{session}")
+
+
+def test_in_process_the_gateway_as_a_user_sees_only_its_sessions(users_gateway):
+    from gateway import Principal, SessionNotFoundError
+
+    service = users_gateway[0]
+    as_alice, as_bob = service.as_user(Principal("alice")), service.as_user(Principal("bob"))
+    handle = as_alice.open_session(name="in-process")
+    assert as_alice.whoami() == Principal("alice") and service.whoami().name == "local"
+    operation = as_alice.execute_statement(handle, "SELECT 1")
+    with pytest.raises(SessionNotFoundError):
+        as_bob.heartbeat(handle)
+    with pytest.raises(SessionNotFoundError):
+        list(as_bob.iter_results(handle, operation))  # a generator is checked at each step
+    assert [page.rows for page in as_alice.iter_results(handle, operation) if page.rows][0]
+    service.heartbeat(handle)  # in process, without a principal: unchecked
+    with pytest.raises(SessionNotFoundError):
+        as_bob.close_session(handle)
+    as_alice.close_session(handle)
