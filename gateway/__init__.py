@@ -13,7 +13,7 @@ from gateway.errors import (ConfigurationError, GatewayError, InvalidRequestErro
                             SqlExecutionError, StoreUnavailableError, AuthenticationError,
                             PermissionDeniedError)
 from gateway.handles import OperationHandle, SessionHandle  # noqa: E402
-from gateway.identity import ApiToken, Principal, UserInfo  # noqa: E402
+from gateway.identity import AdminOperation, AdminSession, ApiToken, Principal, UserInfo  # noqa: E402
 from gateway.models import (LOCAL_USER, Candidate, Column, EditorTab, FunctionDetail, FunctionInfo,  # noqa: E402
                             FunctionKind, FunctionOrigin, HistoryEntry, HistoryStatus, JarInfo, JobProgress,
                             ModuleInfo, ModuleTypeInfo, OperationInfo, OperationProgress, OperationStatus,
@@ -34,5 +34,5 @@ __all__ = [
     "OperationNotFoundError", "SessionLimitError", "InvalidStatementError", "InvalidTokenError",
     "InvalidRequestError", "ObjectNotFoundError", "OperationStateError", "SqlExecutionError", "ResourceError",
     "FeatureNotInstalledError", "PageSpec",
-    "Principal", "UserInfo", "ApiToken", "AuthenticationError", "PermissionDeniedError",
+    "Principal", "UserInfo", "ApiToken", "AdminSession", "AdminOperation", "AuthenticationError", "PermissionDeniedError",
 ]

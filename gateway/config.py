@@ -72,6 +72,16 @@ SETTINGS: tuple[Setting, ...] = (
             "With any mode but none, REST needs a per-user API token (docs/users.md)."),
     Setting("auth.proxy_header", "X-Forwarded-User",
             "auth.mode = proxy: the request header that carries the user's name."),
+    Setting("auth.admin_only_code", True,
+            "With auth on: jar uploads, ADD JAR, CREATE FUNCTION … USING JAR and LOAD MODULE (code that runs in "
+            "the driver) are for admins only; false lets every user do them (ADD JAR of a local path stays "
+            "admin-only)."),
+    Setting("auth.max_sessions_per_user", 0,
+            "With auth on: most sessions one user may have open (0 = no limit beyond session.max_sessions)."),
+    Setting("auth.max_running_per_user", 0,
+            "With auth on: most statements one user may have running or waiting at once (0 = no limit)."),
+    Setting("auth.oidc_user_claim", "email",
+            "auth.mode = oidc: the claim of the identity token that names the user (email, preferred_username, sub)."),
     Setting("auth.trusted_proxies", [],
             "auth.mode = proxy: the addresses (IPs or networks such as 10.0.0.0/8) whose header is believed; "
             "from any other address the header is ignored."),

@@ -15,7 +15,7 @@ from typing import Any, Iterator, Optional, Protocol, runtime_checkable
 
 from gateway.handles import OperationHandle, SessionHandle
 from gateway.features.base import PageSpec
-from gateway.identity import ApiToken, Principal, UserInfo
+from gateway.identity import AdminSession, ApiToken, Principal, UserInfo
 from gateway.models import (Candidate, Column, EditorTab, FunctionDetail, FunctionInfo, FunctionOrigin, HistoryEntry,
                             JarInfo, ModuleInfo, ModuleTypeInfo, OperationInfo, OperationProgress, ResultSet,
                             SavedQuery, StatementText, TableDetail, TableInfo, TableKind, UdfClass)
@@ -216,6 +216,20 @@ class GatewayContract(Protocol):
 
     def set_user_admin(self, name: str, admin: bool = True) -> UserInfo:
         """Admins: make a user an admin, or no longer one."""
+
+    # ------------------------------------------------------------------------------------------
+    # Admin: every user's sessions and running statements (PermissionDeniedError for non-admins).
+    # ------------------------------------------------------------------------------------------
+
+    def admin_list_sessions(self) -> list[AdminSession]:
+        """Every open session with its user, age, idle time and operations not yet ended (statement, age,
+        Spark progress)."""
+
+    def admin_cancel_operation(self, session: SessionHandle, operation: OperationHandle) -> None:
+        """Cancel any user's operation."""
+
+    def admin_close_session(self, session: SessionHandle) -> None:
+        """Close any user's session and its operations."""
 
     # ------------------------------------------------------------------------------------------
     # Completion (feature: completion)

@@ -50,6 +50,30 @@ class ApiToken:
     revoked_at: Optional[dt.datetime]
 
 
+@dataclass(frozen=True)
+class AdminOperation:
+    """An operation that has not ended, as the admin page shows it."""
+
+    operation_handle: str
+    status: str
+    statement: str
+    age_s: float
+    progress: Optional[float]  # fraction of the Spark tasks done, None before any job
+    progress_summary: str
+
+
+@dataclass(frozen=True)
+class AdminSession:
+    """A session of any user, as the admin page shows it."""
+
+    session_handle: str
+    name: str
+    user: str
+    age_s: float
+    idle_s: float
+    operations: list[AdminOperation]
+
+
 _current: contextvars.ContextVar[Optional[Principal]] = contextvars.ContextVar("workbench_principal", default=None)
 
 

@@ -263,3 +263,140 @@ def test_in_process_the_gateway_as_a_user_sees_only_its_sessions(users_gateway):
     with pytest.raises(SessionNotFoundError):
         as_bob.close_session(handle)
     as_alice.close_session(handle)
+
+
+# -- what non-admins may not do ---------------------------------------------------------------------
+
+def _run(api, token, session, statement, timeout_s=60.0):
+    operation = api("POST", f"/v1/sessions/{session}/statements", {"statement": statement}, token=token)
+    assert operation.status == 200, operation.body
+    handle = operation.body["operationHandle"]
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        page = api("GET", f"/v1/sessions/{session}/operations/{handle}/result/0", token=token)
+        if page.status != 200 or page.body["resultType"] != "NOT_READY":
+            return page
+        time.sleep(0.02)
+    raise AssertionError(f"{statement} did not end")
+
+
+@pytest.fixture(scope="module")
+def two_sessions(api, tokens):
+    opened = {name: api("POST", "/v1/sessions", {}, token=tokens[name]).body["sessionHandle"]
+              for name in ("alice", "root")}
+    yield opened
+    for name, handle in opened.items():
+        api("DELETE", f"/v1/sessions/{handle}", token=tokens[name])
+
+
+PASSWD = "SELECT value FROM text.`file:///etc/passwd`"
+
+
+def test_a_non_admin_cannot_read_the_servers_files_through_sql(api, tokens, two_sessions):
+    alice, root = two_sessions["alice"], two_sessions["root"]
+    refused = _run(api, tokens["alice"], alice, PASSWD)
+    assert refused.status == 400 and "root:" not in json.dumps(refused.body), refused.body
+    read = _run(api, tokens["root"], root, PASSWD)  # an admin's session reads it
+    assert read.status == 200 and any("root:" in str(r["fields"]) for r in read.body["results"]["data"])
+    setting = _run(api, tokens["alice"], alice, "SET spark.sql.runSQLOnFiles = true")
+    assert setting.status == 400 and "spark.sql.runSQLOnFiles is not allowed for 'alice'" in \
+        setting.body["root_cause"], setting.body
+    assert _run(api, tokens["alice"], alice, "RESET").status == 200  # back to Spark's default (true) …
+    assert _run(api, tokens["alice"], alice, PASSWD).status == 400  # … yet off again for the next statement
+    config = api("GET", f"/v1/sessions/{alice}", token=tokens["alice"]).body["properties"]
+    assert config["spark.sql.runSQLOnFiles"] == "false"
+
+
+def test_a_non_admin_cannot_add_local_jars_upload_jars_or_load_modules(api, tokens, two_sessions):
+    alice = two_sessions["alice"]
+    local = _run(api, tokens["alice"], alice, "ADD JAR '/etc/hostname'")
+    assert local.status == 400 and "local path '/etc/hostname'" in local.body["root_cause"]
+    remote = _run(api, tokens["alice"], alice, "ADD JAR 'https://repo.example/udfs.jar'")
+    assert remote.status == 400 and "auth.admin_only_code" in remote.body["root_cause"]
+    module = _run(api, tokens["alice"], alice, "LOAD MODULE geo")
+    assert module.status == 400 and "LOAD MODULE is not allowed for 'alice'" in module.body["root_cause"]
+    for method, path, body in (("POST", f"/v2/sessions/{alice}/jars", {"uri": "x.jar"}),
+                               ("POST", f"/v2/sessions/{alice}/modules", {"name": "geo"}),
+                               ("POST", f"/v2/sessions/{alice}/jars/upload?filename=a.jar", None)):
+        answer = api(method, path, body, raw=b"PK\x03\x04" if body is None else None, token=tokens["alice"],
+                     headers={"Content-Type": "application/octet-stream"} if body is None else None)
+        assert answer.status == 403 and "not allowed for 'alice'" in answer.body["root_cause"], (path, answer.body)
+    names = [m["name"] for m in api("GET", f"/v2/sessions/{alice}/modules", token=tokens["alice"]).body["modules"]]
+    assert "geo" not in names
+
+
+# -- the admin's view ---------------------------------------------------------------------------------
+
+LONG_SCAN = "SELECT count(*) FROM range(0, 20000000000, 1, 2) WHERE id % 7 = 3"
+
+
+def test_an_admin_sees_every_running_statement_and_cancels_another_users(api, tokens):
+    bob = api("POST", "/v1/sessions", {"sessionName": "bobs-long"}, token=tokens["bob"]).body["sessionHandle"]
+    operation = api("POST", f"/v1/sessions/{bob}/statements", {"statement": LONG_SCAN},
+                    token=tokens["bob"]).body["operationHandle"]
+    assert api("GET", "/v2/admin/sessions", token=tokens["alice"]).status == 403
+    deadline, listed = time.monotonic() + 60, None
+    while time.monotonic() < deadline:
+        sessions = api("GET", "/v2/admin/sessions", token=tokens["root"]).body["sessions"]
+        listed = next(s for s in sessions if s["sessionHandle"] == bob)
+        if listed["operations"] and listed["operations"][0]["status"] == "RUNNING" \
+                and listed["operations"][0]["progressSummary"] != "no Spark job yet":
+            break
+        time.sleep(0.2)
+    assert listed["user"] == "bob" and listed["name"] == "bobs-long" and listed["ageS"] >= 0
+    running = listed["operations"][0]
+    assert running["operationHandle"] == operation and running["statement"] == LONG_SCAN
+    assert running["status"] == "RUNNING" and "job" in running["progressSummary"]
+    # alice cannot cancel it (it does not exist for her); the admin can
+    assert api("POST", f"/v1/sessions/{bob}/operations/{operation}/cancel", token=tokens["alice"]).status == 404
+    started = time.monotonic()
+    assert api("POST", f"/v2/admin/sessions/{bob}/operations/{operation}/cancel", token=tokens["root"]).status == 200
+    status = api("GET", f"/v1/sessions/{bob}/operations/{operation}/status", token=tokens["bob"]).body["status"]
+    assert status == "CANCELED" and time.monotonic() - started < 10
+    assert api("DELETE", f"/v2/admin/sessions/{bob}", token=tokens["alice"]).status == 403
+    assert api("DELETE", f"/v2/admin/sessions/{bob}", token=tokens["root"]).status == 200
+    assert api("GET", f"/v1/sessions/{bob}", token=tokens["bob"]).status == 404
+
+
+def test_per_user_limits_on_sessions_and_running_statements(users_gateway, api, tokens):
+    service = users_gateway[0]
+    original = service.config
+    service.config = original.with_overrides(auth__max_sessions_per_user=2, auth__max_running_per_user=1)
+    opened = []
+    try:
+        for _ in range(2):
+            opened.append(api("POST", "/v1/sessions", {}, token=tokens["bob"]).body["sessionHandle"])
+        third = api("POST", "/v1/sessions", {}, token=tokens["bob"])
+        assert third.status == 429 and "auth.max_sessions_per_user = 2" in third.body["root_cause"]
+        assert api("POST", "/v1/sessions", {}, token=tokens["alice"]).status == 200  # per user, not for all
+        first = api("POST", f"/v1/sessions/{opened[0]}/statements", {"statement": LONG_SCAN}, token=tokens["bob"])
+        assert first.status == 200
+        second = api("POST", f"/v1/sessions/{opened[1]}/statements", {"statement": "SELECT 1"}, token=tokens["bob"])
+        assert second.status == 429 and "auth.max_running_per_user = 1" in second.body["root_cause"]
+        api("POST", f"/v1/sessions/{opened[0]}/operations/{first.body['operationHandle']}/cancel", token=tokens["bob"])
+        assert api("POST", f"/v1/sessions/{opened[1]}/statements", {"statement": "SELECT 1"},
+                   token=tokens["bob"]).status == 200
+    finally:
+        service.config = original
+        for handle in opened:
+            api("DELETE", f"/v1/sessions/{handle}", token=tokens["bob"])
+
+
+# -- who ran what, in Spark's UI ------------------------------------------------------------------------
+
+def test_the_users_name_is_on_the_spark_job_description(users_gateway, api, tokens):
+    """What Spark's UI shows as the job's description (read here from Spark's status store: the tests
+    run with the UI off)."""
+    service = users_gateway[0]
+    session = api("POST", "/v1/sessions", {}, token=tokens["alice"]).body["sessionHandle"]
+    operation = api("POST", f"/v1/sessions/{session}/statements",
+                    {"statement": "SELECT count(*) AS n FROM range(0, 1000, 1, 2)"}, token=tokens["alice"]
+                    ).body["operationHandle"]
+    deadline, jobs = time.monotonic() + 60, []
+    while not jobs and time.monotonic() < deadline:
+        jobs = api("GET", f"/v2/sessions/{session}/operations/{operation}", token=tokens["alice"]).body["jobIds"]
+        time.sleep(0.05)
+    store = service.root.sparkContext._jsc.sc().statusStore()
+    described = [store.job(job_id).description().get() for job_id in jobs]
+    assert described and all(d.startswith("alice: SELECT count(*) AS n") for d in described), described
+    api("DELETE", f"/v1/sessions/{session}", token=tokens["alice"])

@@ -73,6 +73,7 @@ class SessionManager:
                     f"session.max_sessions); close an unused session or raise the limit")
             principal = current_principal()  # the session belongs to whoever opens it
             session = Session(self._root.newSession(), name, principal.name if principal else LOCAL_USER)
+            session.admin = principal.admin if principal else True  # what its statements may do (restrictions)
             self._sessions[session.handle] = session
         return session
 

@@ -111,3 +111,47 @@ def remove_user(request: Request, name: str):
     """Admins only: the user can no longer log in; its tokens, tabs and saved queries go, its history stays."""
     service_of(request).remove_user(name)
     return {}
+
+
+# -- admin: every session ----------------------------------------------------------------------------
+
+class AdminOperationBody(Body):
+    operationHandle: str
+    status: str
+    statement: str
+    ageS: float
+    progress: Optional[float] = Field(None, description="Fraction of the Spark tasks done; absent before any job.")
+    progressSummary: str
+
+
+class AdminSessionBody(Body):
+    sessionHandle: str
+    name: str
+    user: str
+    ageS: float
+    idleS: float
+    operations: list[AdminOperationBody] = Field(description="Its operations that have not ended.")
+
+
+class AdminSessionsResponse(Body):
+    sessions: list[AdminSessionBody]
+
+
+@router.get("/admin/sessions", response_model=AdminSessionsResponse)
+def admin_list_sessions(request: Request):
+    """Admins only: every user's open sessions and their running statements with Spark progress."""
+    return {"sessions": to_json(service_of(request).admin_list_sessions())}
+
+
+@router.post("/admin/sessions/{session_handle}/operations/{operation_handle}/cancel", response_model=Empty)
+def admin_cancel_operation(request: Request, session_handle: str, operation_handle: str):
+    """Admins only: cancel any user's statement."""
+    service_of(request).admin_cancel_operation(session_handle, operation_handle)
+    return {}
+
+
+@router.delete("/admin/sessions/{session_handle}", response_model=Empty)
+def admin_close_session(request: Request, session_handle: str):
+    """Admins only: close any user's session."""
+    service_of(request).admin_close_session(session_handle)
+    return {}
