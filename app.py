@@ -5,6 +5,7 @@ import streamlit as st
 
 from gateway import GatewayContract, GatewayError, GatewayService, PageSpec, SessionNotFoundError
 from gateway.rest import process_gateway
+from ui.login import user_gateway
 
 st.set_page_config(page_title="Spark SQL Workbench", page_icon="⚡", layout="wide")
 
@@ -17,8 +18,15 @@ CORE_PAGES = [
 ]
 
 
+# With users (auth.mode other than none): the user's API tokens; for admins, every session.
+ACCOUNT_PAGE = PageSpec("pages/account.py", "Account", ":material/person:", order=110)
+ADMIN_PAGE = PageSpec("pages/admin.py", "Admin", ":material/admin_panel_settings:", order=120)
+
+
 def pages(gateway: GatewayContract) -> list:
-    specs = sorted(CORE_PAGES + gateway.list_feature_pages(), key=lambda page: (page.order, page.title))
+    users = str(gateway.get_setting("auth.mode")).lower() != "none"
+    own = CORE_PAGES + ([ACCOUNT_PAGE] if users else []) + ([ADMIN_PAGE] if users and gateway.whoami().admin else [])
+    specs = sorted(own + gateway.list_feature_pages(), key=lambda page: (page.order, page.title))
     return [st.Page(spec.path, title=spec.title, icon=spec.icon or None, default=spec.order == 0)
             for spec in specs]
 
@@ -56,8 +64,9 @@ def bind_session(gateway: GatewayContract) -> str:
             return str(handle)
         except (SessionNotFoundError, GatewayError):
             st.session_state.session_notice = (
-                "Your previous session expired (it was idle too long, or the workbench restarted), so a new "
-                "one was opened: temporary views, settings and history of the old one are gone.")
+                "The session in the address expired or is not yours (it was idle too long, the workbench restarted, "
+                "or it belongs to another user), so a new one was opened: temporary views and settings of the "
+                "old one are not here.")
             for key in _SESSION_STATE:
                 st.session_state.pop(key, None)
     handle = str(gateway.open_session(name="browser"))
@@ -71,7 +80,7 @@ def heartbeat_interval_s(gateway: GatewayContract) -> float:
     return max(5.0, min(60.0, idle / 3)) if idle > 0 else 300.0
 
 
-gateway = get_gateway()
+gateway = user_gateway(get_gateway())  # the logged-in user's view (a login form stops here)
 st.session_state.gateway = gateway
 bind_session(gateway)
 

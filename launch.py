@@ -12,12 +12,29 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent
 
 
+def server_address(argv: list[str]) -> str | None:
+    """The --server.address given to Streamlit (either form), or None."""
+    for index, arg in enumerate(argv):
+        if arg == "--server.address" and index + 1 < len(argv):
+            return argv[index + 1]
+        if arg.startswith("--server.address="):
+            return arg.split("=", 1)[1]
+    return None
+
+
 def main(argv: list[str]) -> int:
     from gateway import ConfigurationError, GatewayService, load_config
-    from gateway.rest import process_gateway
+    from gateway.config import auth_mode
+    from gateway.rest import check_workbench_bind, process_gateway
 
     try:
-        if load_config()["rest.enabled"]:
+        config = load_config()
+        address = server_address(argv)
+        if address is None:  # Streamlit alone would bind every interface: loopback unless told otherwise
+            address = "127.0.0.1"
+            argv = [*argv, "--server.address", address]
+        check_workbench_bind(address, auth_mode(config))  # before Spark starts
+        if config["rest.enabled"]:
             print("Starting Spark and the REST API (rest.enabled) …", flush=True)
             process_gateway(GatewayService)
     except ConfigurationError as exc:

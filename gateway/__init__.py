@@ -10,8 +10,10 @@ from gateway.contract import GatewayContract  # noqa: E402
 from gateway.errors import (ConfigurationError, GatewayError, InvalidRequestError, InvalidStatementError,  # noqa: E402
                             InvalidTokenError, JavaNotFoundError, ObjectNotFoundError, OperationNotFoundError,
                             OperationStateError, ResourceError, SessionLimitError, SessionNotFoundError,
-                            SqlExecutionError, StoreUnavailableError)
+                            SqlExecutionError, StoreUnavailableError, AuthenticationError,
+                            PermissionDeniedError)
 from gateway.handles import OperationHandle, SessionHandle  # noqa: E402
+from gateway.identity import AdminOperation, AdminSession, ApiToken, Principal, UserInfo  # noqa: E402
 from gateway.models import (LOCAL_USER, Candidate, Column, EditorTab, FunctionDetail, FunctionInfo,  # noqa: E402
                             FunctionKind, FunctionOrigin, HistoryEntry, HistoryStatus, JarInfo, JobProgress,
                             ModuleInfo, ModuleTypeInfo, OperationInfo, OperationProgress, OperationStatus,
@@ -32,4 +34,5 @@ __all__ = [
     "OperationNotFoundError", "SessionLimitError", "InvalidStatementError", "InvalidTokenError",
     "InvalidRequestError", "ObjectNotFoundError", "OperationStateError", "SqlExecutionError", "ResourceError",
     "FeatureNotInstalledError", "PageSpec",
+    "Principal", "UserInfo", "ApiToken", "AdminSession", "AdminOperation", "AuthenticationError", "PermissionDeniedError",
 ]

@@ -1,4 +1,5 @@
-"""``python -m gateway serve [--host 127.0.0.1] [--port 8083] [--config workbench.toml]``."""
+"""``python -m gateway serve [--host 127.0.0.1] [--port 8083] [--config workbench.toml]``, and the
+management of users and API tokens (``users …``, ``tokens …``: gateway/accounts_cli.py)."""
 from __future__ import annotations
 
 import argparse
@@ -6,8 +7,9 @@ import gc
 import logging
 import sys
 
-from gateway.config import load_config
-from gateway.errors import ConfigurationError
+from gateway import accounts_cli
+from gateway.config import auth_mode, load_config
+from gateway.errors import ConfigurationError, GatewayError
 
 
 def main(argv=None) -> int:
@@ -17,7 +19,15 @@ def main(argv=None) -> int:
     serve.add_argument("--host", help="address to bind (default rest.host, 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port (default rest.port, 8083)")
     serve.add_argument("--config", help="configuration file (default $WORKBENCH_CONFIG, else the project's workbench.toml)")
+    accounts_cli.add_parsers(commands)
     args = parser.parse_args(argv)
+    if args.command in ("users", "tokens"):
+        logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+        try:
+            return accounts_cli.run(args, load_config(args.config))
+        except GatewayError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         config = load_config(args.config)
@@ -25,7 +35,7 @@ def main(argv=None) -> int:
         port = config["rest.port"] if args.port is None else args.port
         token = config["rest.token"] or None
         from gateway.rest.server import check_bind, serve as serve_forever
-        check_bind(host, token)  # before Spark starts: a refused bind should fail in a second
+        check_bind(host, token, auth_mode(config))  # before Spark starts: a refused bind should fail in a second
         from gateway.core.service import GatewayService
         service = GatewayService(config)
         # A server process: what exists now lives for good, so keep it out of collections, and let
@@ -33,7 +43,7 @@ def main(argv=None) -> int:
         gc.freeze()
         gc.set_threshold(50_000, 20, 20)
         print(f"Spark SQL Workbench gateway: REST API on http://{host}:{port} "
-              f"({'bearer token required' if token else 'no token'}); Ctrl-C stops it", flush=True)
+              f"({_auth_note(config, token)}); Ctrl-C stops it", flush=True)
         try:
             serve_forever(service, host, port, token)
         finally:
@@ -42,6 +52,13 @@ def main(argv=None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0
+
+
+def _auth_note(config, token) -> str:
+    mode = auth_mode(config)
+    if mode != "none":
+        return f"auth.mode {mode}: per-user bearer tokens required"
+    return "bearer token required" if token else "no token"
 
 
 if __name__ == "__main__":

@@ -90,12 +90,55 @@ SETTINGS: tuple[Setting, ...] = (
             "Longest tab draft or saved query text the store keeps, in characters."),
     Setting("rest.enabled", False, "Start the REST API (FLIP-91) beside the Streamlit app, over the same sessions."),
     Setting("rest.host", "127.0.0.1",
-            "Address the REST API binds; a non-loopback address is refused unless rest.token is set."),
+            "Address the REST API binds; a non-loopback address is refused unless rest.token is set or auth.mode "
+            "is not none."),
     Setting("rest.port", 8083, "Port of the REST API."),
     Setting("rest.token", "", "Bearer token every REST request must carry (empty: no token, loopback only)."),
     Setting("rest.max_request_bytes", 4 * 1024 * 1024, "Largest REST request body (JSON) accepted."),
     Setting("rest.max_upload_bytes", 128 * 1024 * 1024, "Largest jar accepted by the REST upload."),
+    Setting("auth.mode", "none",
+            "Who may use the workbench: none (one user, loopback only), builtin (users and passwords in the "
+            "store), proxy (a trusted reverse proxy's header names the user), oidc (Streamlit's st.login). "
+            "With any mode but none, REST needs a per-user API token (docs/users.md)."),
+    Setting("auth.proxy_header", "X-Forwarded-User",
+            "auth.mode = proxy: the request header that carries the user's name."),
+    Setting("auth.admin_only_code", True,
+            "With auth on: jar uploads, ADD JAR, CREATE FUNCTION … USING JAR and LOAD MODULE (code that runs in "
+            "the driver) are for admins only; false lets every user do them (ADD JAR of a local path stays "
+            "admin-only)."),
+    Setting("auth.max_sessions_per_user", 0,
+            "With auth on: most sessions one user may have open (0 = no limit beyond session.max_sessions)."),
+    Setting("auth.max_running_per_user", 0,
+            "With auth on: most statements one user may have running or waiting at once (0 = no limit)."),
+    Setting("auth.oidc_user_claim", "email",
+            "auth.mode = oidc: the claim of the identity token that names the user (email, preferred_username, sub)."),
+    Setting("auth.trusted_proxies", [],
+            "auth.mode = proxy: the addresses (IPs or networks such as 10.0.0.0/8) whose header is believed; "
+            "from any other address the header is ignored."),
 )
+
+AUTH_MODES = ("none", "builtin", "proxy", "oidc")
+
+
+def auth_mode(config: "WorkbenchConfig") -> str:
+    """The configured auth.mode, checked (a typo must not leave the workbench open)."""
+    mode = str(config["auth.mode"]).strip().lower()
+    if mode not in AUTH_MODES:
+        raise ConfigurationError(f"auth.mode (environment WORKBENCH_AUTH_MODE) is {config['auth.mode']!r}; "
+                                 f"use one of {', '.join(AUTH_MODES)} (docs/users.md)")
+    if mode == "proxy" and not config["auth.trusted_proxies"]:
+        raise ConfigurationError("auth.mode = proxy needs auth.trusted_proxies (WORKBENCH_AUTH_TRUSTED_PROXIES, a "
+                                 "JSON list such as [\"127.0.0.1\"]): the addresses of the proxy whose user header "
+                                 "is believed")
+    if mode == "proxy":
+        import ipaddress
+        for entry in config["auth.trusted_proxies"]:
+            try:
+                ipaddress.ip_network(str(entry), strict=False)
+            except ValueError:
+                raise ConfigurationError(f"auth.trusted_proxies has {entry!r}, which is not an IP address or "
+                                         f"network; use e.g. 127.0.0.1 or 10.0.0.0/8") from None
+    return mode
 
 
 def all_settings() -> tuple[Setting, ...]:

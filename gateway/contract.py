@@ -15,6 +15,7 @@ from typing import Any, Iterator, Optional, Protocol, runtime_checkable
 
 from gateway.handles import OperationHandle, SessionHandle
 from gateway.features.base import PageSpec
+from gateway.identity import AdminSession, ApiToken, Principal, UserInfo
 from gateway.models import (Candidate, Column, EditorTab, FunctionDetail, FunctionInfo, FunctionOrigin, HistoryEntry,
                             JarInfo, ModuleInfo, ModuleTypeInfo, OperationInfo, OperationProgress, ResultSet,
                             SavedQuery, StatementText, TableDetail, TableInfo, TableKind, UdfClass)
@@ -172,6 +173,63 @@ class GatewayContract(Protocol):
                      before_id: Optional[int] = None) -> list[HistoryEntry]:
         """Statements run by the user's sessions, newest first; ``before_id`` pages back, ``search``
         matches the statement text in any case."""
+
+    # ------------------------------------------------------------------------------------------
+    # Identity (docs/users.md): authenticate a caller, then call through ``as_user(principal)``.
+    # With a principal, another user's session or workspace does not exist (404); admin calls
+    # need an admin (PermissionDeniedError, 403). Without one (in process, auth.mode none) the
+    # caller is the single local user.
+    # ------------------------------------------------------------------------------------------
+
+    def as_user(self, principal: Principal) -> "GatewayContract":
+        """The gateway as ``principal`` sees it: every call made through it is checked for that user."""
+
+    def whoami(self) -> Principal:
+        """The caller: the principal of ``as_user``, or the local user."""
+
+    def authenticate_password(self, name: str, password: str) -> Principal:
+        """auth.mode builtin: the user whose password this is (AuthenticationError, 401, otherwise)."""
+
+    def authenticate_token(self, token: str) -> Principal:
+        """The user of a live API token (AuthenticationError for a wrong or revoked one)."""
+
+    def authenticate_trusted(self, name: str) -> Principal:
+        """auth.mode proxy or oidc: the user a trusted proxy or provider named (made on first sight)."""
+
+    def create_api_token(self, label: str = "") -> tuple[str, ApiToken]:
+        """A new REST token for the caller: the token itself (shown once) and its record."""
+
+    def list_api_tokens(self) -> list[ApiToken]:
+        """The caller's tokens, revoked ones too, with their last use."""
+
+    def revoke_api_token(self, token_id: str) -> ApiToken:
+        """Revoke one of the caller's tokens (an admin: anyone's)."""
+
+    def list_users(self) -> list[UserInfo]:
+        """Admins: every user."""
+
+    def add_user(self, name: str, password: Optional[str] = None, admin: bool = False) -> UserInfo:
+        """Admins: add a user, or give one a new password."""
+
+    def remove_user(self, name: str) -> None:
+        """Admins: the user can no longer log in; its tokens, tabs and saved queries go, its history stays."""
+
+    def set_user_admin(self, name: str, admin: bool = True) -> UserInfo:
+        """Admins: make a user an admin, or no longer one."""
+
+    # ------------------------------------------------------------------------------------------
+    # Admin: every user's sessions and running statements (PermissionDeniedError for non-admins).
+    # ------------------------------------------------------------------------------------------
+
+    def admin_list_sessions(self) -> list[AdminSession]:
+        """Every open session with its user, age, idle time and operations not yet ended (statement, age,
+        Spark progress)."""
+
+    def admin_cancel_operation(self, session: SessionHandle, operation: OperationHandle) -> None:
+        """Cancel any user's operation."""
+
+    def admin_close_session(self, session: SessionHandle) -> None:
+        """Close any user's session and its operations."""
 
     # ------------------------------------------------------------------------------------------
     # Completion (feature: completion)

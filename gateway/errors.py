@@ -123,3 +123,15 @@ class InternalError(GatewayError):
     """A bug in the gateway's own code (not a Spark failure): HTTP 500, with a log line."""
 
     http_status = 500
+
+
+class AuthenticationError(GatewayError):
+    """A login or a token that does not identify a user (wrong password, unknown or revoked token)."""
+
+    http_status = 401
+
+
+class PermissionDeniedError(GatewayError):
+    """The user is known but may not do this (an admin's call, an admin-only feature)."""
+
+    http_status = 403

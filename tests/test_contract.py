@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 CONTRACT = sorted(_CONTRACT_CALLS)
 # Calls with no REST route on purpose: a client pages with fetch_results itself, and pages are Streamlit's.
 NOT_OVER_REST = {"iter_results": "a loop over fetch_results; HTTP clients page with the token themselves",
-                 "list_feature_pages": "Streamlit pages are of no use to an HTTP client"}
+                 "list_feature_pages": "Streamlit pages are of no use to an HTTP client",
+                 "authenticate_password": "REST authenticates with API tokens; a password logs in to the UI"}
 
 
 def _parameters(function) -> list[str]:

@@ -94,7 +94,8 @@ class StatementRunner:
             if not operation.transition(OperationStatus.RUNNING):
                 return  # canceled or closed while pending
             operation.start_timer(on_timeout)
-            sc.setJobGroup(operation.job_group, operation.statement[:200], interruptOnCancel=True)
+            # Spark's UI shows the description: who ran what (the audit log is the store's history).
+            sc.setJobGroup(operation.job_group, f"{session.user}: {operation.statement[:200]}", interruptOnCancel=True)
             use_scheduler_pool(spark, session.scheduler_pool)  # FAIR: each session its own pool
             restore = _apply_config(spark, operation.config)
             for statement in statements:

@@ -20,13 +20,16 @@ from gateway.core.editor_calls import EditorCalls
 from gateway.config import WorkbenchConfig, load_config
 from gateway.contract import GatewayContract
 from gateway.core import data_lock
+from gateway.core.admin_calls import ADMIN_CALLS, AdminCalls
 from gateway.core.catalog import CatalogBrowser
 from gateway.core.executor import StatementRunner, StreamBudget
 from gateway.core.freshness import WRITES
 from gateway.core.health import ENGINE, HealthWatchdog
 from gateway.core.history import StatementHistory
+from gateway.core.identity_calls import IDENTITY_CALLS, IdentityCalls
 from gateway.core.operations import Operation, OperationManager
 from gateway.core.progress import operation_progress
+from gateway.core.restrictions import Restrictions
 from gateway.core.results import ResultFetcher
 from gateway.core.sample_data import SAMPLE_DATABASE, create_sample_database
 from gateway.core.serialization import error_json
@@ -81,11 +84,12 @@ def _mapped(exc: Exception, doing: str) -> GatewayError:
 _CONTRACT_CALLS = frozenset(name for name in vars(GatewayContract) if not name.startswith("_"))
 
 
-class GatewayService(EditorCalls, WorkspaceCalls):
+class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
     """The embedded SQL gateway: sessions over one root SparkSession, operations on a pool, features."""
 
     def __init__(self, config: Optional[WorkbenchConfig] = None) -> None:
         self.config = config if config is not None else load_config()
+        self.auth_mode  # noqa: B018 - a bad auth.mode stops the start here, before Spark
         data_lock.acquire(self.config.data_dir)  # one process per data directory, before the store and Spark
         # The store first: it needs no Spark, and its calls answer while Spark starts.
         self.store = WorkbenchStore(self.config["store.url"] or default_url(self.config.data_dir),
@@ -93,6 +97,8 @@ class GatewayService(EditorCalls, WorkspaceCalls):
         self.root = get_or_create_root(self.config)
         self.runner = StatementRunner(self.config["statement.max_chars"], self.config["statement.max_nesting"])
         self.runner.streams = StreamBudget(self.config["result.max_streams"], self.config["operation.wait_timeout_s"])
+        self.restrictions = Restrictions(self.config)  # what non-admins may not do (auth on)
+        self.runner.guards.append(self.restrictions.check_statement)
         self.operations = OperationManager(self.config["operation.pool_size"],
                                            observers=[StatementHistory(self.store.recorder)],
                                            per_session=self.config["operation.max_running_per_session"],
@@ -123,7 +129,7 @@ class GatewayService(EditorCalls, WorkspaceCalls):
             if name in self._calls or callable(getattr(type(self), name, None)):
                 raise GatewayError(f"feature {feature.name!r} provides the call {name!r}, which another part "
                                    f"of the gateway already provides")
-            self._calls[name] = _wrapped(call, name)
+            self._calls[name] = _wrapped(self.restrictions.gate(name, call), name)
 
     def __getattr__(self, name: str) -> Any:
         """A contract call that a feature provides (or a clear error when its feature is missing)."""
@@ -197,8 +203,10 @@ class GatewayService(EditorCalls, WorkspaceCalls):
     def open_session(self, config: Optional[dict] = None, name: Optional[str] = None) -> SessionHandle:
         if config is not None and not isinstance(config, dict):
             raise InvalidRequestError("session config must be a mapping of setting name to value")
+        self._check_session_limit()  # per user (auth on)
         session = self.sessions.open(name)
         try:
+            self.restrictions.open_session(session)
             for key, value in (config or {}).items():
                 session.spark.conf.set(str(key), str(value))
             for feature in self.features.values():
@@ -345,6 +353,7 @@ class GatewayService(EditorCalls, WorkspaceCalls):
     def _submit(self, session: SessionHandle, statement: str, op_type: OperationType,
                 timeout_ms: Optional[int], config: Optional[dict]) -> OperationHandle:
         owner = self.sessions.get(session)
+        self._check_running_limit(owner)  # per user (auth on)
         if not isinstance(statement, str):
             raise InvalidStatementError(f"the statement must be text, got {type(statement).__name__}")
         statements = self.runner.split(statement)  # bad text fails here, before anything is queued
@@ -528,3 +537,7 @@ class GatewayService(EditorCalls, WorkspaceCalls):
 # The workspace calls answer like core's: a GatewayError as it is, a bug as an InternalError.
 for _name in WORKSPACE_CALLS:
     setattr(GatewayService, _name, _wrapped(getattr(WorkspaceCalls, _name)))
+for _name in IDENTITY_CALLS:
+    setattr(GatewayService, _name, _wrapped(getattr(IdentityCalls, _name)))
+for _name in ADMIN_CALLS:
+    setattr(GatewayService, _name, _wrapped(getattr(AdminCalls, _name)))

@@ -12,6 +12,7 @@ from typing import Callable, Optional
 from gateway.core.freshness import WRITES
 from gateway.errors import SessionLimitError, SessionNotFoundError
 from gateway.handles import SessionHandle
+from gateway.identity import current_principal
 from gateway.models import LOCAL_USER
 
 log = logging.getLogger(__name__)
@@ -51,6 +52,12 @@ class Session:
         return self.spark.conf.get("spark.sql.session.timeZone")
 
 
+def _visible(session: Session) -> bool:
+    """A call with a principal sees only that user's sessions (gateway/identity.py)."""
+    principal = current_principal()
+    return principal is None or principal.name == session.user
+
+
 class SessionManager:
     def __init__(self, root_spark, max_sessions: int, idle_timeout_s: float, check_interval_s: float,
                  on_close: Callable[[Session], None]) -> None:
@@ -74,7 +81,9 @@ class SessionManager:
                 raise SessionLimitError(
                     f"{len(self._sessions)} sessions are open, the most allowed (setting "
                     f"session.max_sessions); close an unused session or raise the limit")
-            session = Session(self._root.newSession(), name)
+            principal = current_principal()  # the session belongs to whoever opens it
+            session = Session(self._root.newSession(), name, principal.name if principal else LOCAL_USER)
+            session.admin = principal.admin if principal else True  # what its statements may do (restrictions)
             taken = {s.pool_slot for s in self._sessions.values()}
             session.pool_slot = next(n for n in range(len(taken) + 1) if n not in taken)
             self._sessions[session.handle] = session
@@ -84,7 +93,7 @@ class SessionManager:
         handle = SessionHandle.from_string(handle)
         with self._lock:
             session = self._sessions.get(handle)
-        if session is None:
+        if session is None or not _visible(session):  # another user's session does not exist for the caller
             raise SessionNotFoundError(
                 f"session {handle} does not exist: it was closed or expired after "
                 f"{self.idle_timeout_s:g} s without use; open a new session")
@@ -94,7 +103,11 @@ class SessionManager:
     def close(self, handle) -> None:
         handle = SessionHandle.from_string(handle)
         with self._lock:
-            session = self._sessions.pop(handle, None)
+            session = self._sessions.get(handle)
+            if session is not None and _visible(session):
+                self._sessions.pop(handle)
+            else:
+                session = None
         if session is None:
             raise SessionNotFoundError(f"session {handle} does not exist or is already closed")
         self._on_close(session)

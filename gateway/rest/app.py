@@ -13,10 +13,13 @@ from fastapi import Depends, FastAPI
 
 from gateway import GatewayContract, __version__, load_config
 from gateway.features import feature_classes
+from gateway.config import auth_mode
 from gateway.rest.auth import require_token
+from gateway.rest.authn import AuthMiddleware, check_auth_settings
 from gateway.rest.errors import install_error_handlers
 from gateway.rest.limits import BodyLimitMiddleware
-from gateway.rest.routes import catalog, flink, info, operations, session_tools, sessions, statements, workspace
+from gateway.rest.routes import (catalog, flink, info, operations, session_tools, sessions, statements, users,
+                                 workspace)
 
 DESCRIPTION = """The Spark SQL Workbench gateway over HTTP, compatible with Apache Flink's SQL Gateway
 REST API v1 to v4 (`GET /api_versions`; unprefixed paths are v4, as in Flink), plus catalog, module and
@@ -26,8 +29,11 @@ Result pages are JSON, PLAIN_TEXT or Arrow (`rowFormat`, any case). Errors answe
 
 
 def create_app(service: Optional[GatewayContract], token: Optional[str] = None,
-               max_request_bytes: Optional[int] = None, max_upload_bytes: Optional[int] = None) -> FastAPI:
-    """An app over ``service``; limits default to its rest.* settings (``service=None``: for the document only)."""
+               max_request_bytes: Optional[int] = None, max_upload_bytes: Optional[int] = None,
+               bind_host: Optional[str] = None) -> FastAPI:
+    """An app over ``service``; limits default to its rest.* settings (``service=None``: for the document only).
+
+    ``bind_host``: the address it is served on; on a loopback one the Host header is checked."""
     config = load_config(environ={}) if service is None else None
     setting = (lambda key: config[key]) if service is None else service.get_setting
     app = FastAPI(title="Spark SQL Workbench gateway", version=__version__, description=DESCRIPTION,
@@ -46,6 +52,11 @@ def create_app(service: Optional[GatewayContract], token: Optional[str] = None,
     app.add_middleware(BodyLimitMiddleware,
                        max_request_bytes=max_request_bytes or setting("rest.max_request_bytes"),
                        max_upload_bytes=max_upload_bytes or setting("rest.max_upload_bytes"))
+    # Outermost (added last): who is calling is decided before any body is read (gateway/rest/authn.py).
+    mode = auth_mode(config) if service is None else str(setting("auth.mode")).strip().lower()
+    check_auth_settings(mode, token)
+    app.add_middleware(AuthMiddleware, service=service, legacy_token=token, bind_host=bind_host, mode=mode,
+                       proxy_header=setting("auth.proxy_header"), trusted_proxies=setting("auth.trusted_proxies"))
     return app
 
 
@@ -55,7 +66,7 @@ def _common():
 
 def _v2_only():
     return [info.v2_router, sessions.v2_router, session_tools.router, statements.v2_router, operations.v2_router,
-            catalog.router, workspace.router] + \
+            catalog.router, workspace.router, users.router] + \
         _feature_routers(v1=False)
 
 

@@ -28,17 +28,27 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def check_bind(host: str, token: Optional[str]) -> None:
-    if not is_loopback(host) and not token:
+def check_bind(host: str, token: Optional[str], auth: str = "none") -> None:
+    if not is_loopback(host) and not token and auth == "none":
         raise ConfigurationError(
             f"refusing to serve the REST API on {host}, a non-loopback address, without a token: anyone who "
-            f"reaches it could run SQL as this process. Set rest.token (or WORKBENCH_REST_TOKEN) to a long "
-            f"random secret, or bind 127.0.0.1")
+            f"reaches it could run SQL as this process. Set auth.mode (WORKBENCH_AUTH_MODE) to builtin, proxy "
+            f"or oidc for per-user tokens, or rest.token (WORKBENCH_REST_TOKEN) to a long random secret, or "
+            f"bind 127.0.0.1")
+
+
+def check_workbench_bind(host: str, auth: str) -> None:
+    """The UI (Streamlit) on a non-loopback address needs a login: auth.mode other than none."""
+    if not is_loopback(host) and auth == "none":
+        raise ConfigurationError(
+            f"refusing to serve the workbench on {host}, a non-loopback address, without authentication: anyone "
+            f"who reaches it could run SQL and read files as this process. Set auth.mode (WORKBENCH_AUTH_MODE) "
+            f"to builtin, proxy or oidc (docs/users.md), or bind 127.0.0.1")
 
 
 def _uvicorn_config(service: GatewayContract, host: str, port: int, token: Optional[str]) -> uvicorn.Config:
-    check_bind(host, token)
-    return uvicorn.Config(create_app(service, token), host=host, port=port, log_level="warning",
+    check_bind(host, token, str(service.get_setting("auth.mode")).strip().lower())
+    return uvicorn.Config(create_app(service, token, bind_host=host), host=host, port=port, log_level="warning",
                           access_log=False, lifespan="off", timeout_keep_alive=30)
 
 

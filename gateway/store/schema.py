@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import (BigInteger, Column, DateTime, ForeignKey, Index, Integer, MetaData, String, Table, Text,
-                        TypeDecorator)
+from sqlalchemy import (BigInteger, Boolean, Column, DateTime, ForeignKey, Index, Integer, MetaData, String, Table,
+                        Text, TypeDecorator, false, true)
 
 NAME_CHARS = 200  # user names, tab titles, saved query names
 ID_CHARS = 36  # tab and query ids (uuid4 hex), session and operation handles (uuid strings)
@@ -36,10 +36,31 @@ class UtcDateTime(TypeDecorator):
 
 # The users the store knows. While there is no authentication the one user is LOCAL_USER; a
 # user's row is also the lock that serialises changes to that user's tab order across processes.
+# With auth.mode = builtin a user logs in with a password (its scrypt hash here); proxy and oidc
+# users get a row, without a password, when they first come. A removed user stays (inactive) so
+# that the audit log of its statements keeps its name.
 users = Table(
     "users", metadata,
     Column("name", String(NAME_CHARS), primary_key=True),
     Column("created_at", UtcDateTime(), nullable=False),
+    Column("password_hash", Text(), nullable=True),
+    Column("is_admin", Boolean(), nullable=False, server_default=false()),
+    Column("active", Boolean(), nullable=False, server_default=true()),
+)
+
+TOKEN_HASH_CHARS = 64  # sha256 hex of the token
+
+# Per-user API tokens for REST: only their hash is kept; revoked ones stay listed until deleted.
+api_tokens = Table(
+    "api_tokens", metadata,
+    Column("token_id", String(ID_CHARS), primary_key=True),
+    Column("user_name", String(NAME_CHARS), ForeignKey("users.name"), nullable=False),
+    Column("token_hash", String(TOKEN_HASH_CHARS), nullable=False, unique=True),
+    Column("label", String(NAME_CHARS), nullable=False),
+    Column("created_at", UtcDateTime(), nullable=False),
+    Column("last_used_at", UtcDateTime(), nullable=True),
+    Column("revoked_at", UtcDateTime(), nullable=True),
+    Index("ix_api_tokens_user", "user_name"),
 )
 
 editor_tabs = Table(

@@ -1,0 +1,102 @@
+"""The contract's identity section: authenticate a caller, see the gateway as that user, manage
+API tokens and (admins) users. A mixin of ``GatewayService``; the store keeps users and tokens.
+
+The front ends authenticate (REST: ``authenticate_token`` or, behind a trusted proxy,
+``authenticate_trusted``; the UI: ``authenticate_password`` or ``authenticate_trusted``) and then
+call everything through ``as_user(principal)``. Calls made with a principal are checked: a session
+or workspace of another user does not exist for them, and an admin's call needs an admin.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from gateway.config import auth_mode
+from gateway.errors import AuthenticationError, InvalidRequestError, PermissionDeniedError
+from gateway.identity import ApiToken, Principal, UserGateway, UserInfo, current_principal
+from gateway.models import LOCAL_USER
+from gateway.store import WorkbenchStore
+
+IDENTITY_CALLS = ("as_user", "whoami", "authenticate_password", "authenticate_token", "authenticate_trusted",
+                  "create_api_token", "list_api_tokens", "revoke_api_token", "list_users", "add_user",
+                  "remove_user", "set_user_admin")
+
+
+class IdentityCalls:
+    store: WorkbenchStore
+
+    @property
+    def auth_mode(self) -> str:
+        return auth_mode(self.config)
+
+    def _caller(self) -> Principal:
+        """Who is calling: the principal set by a front end, else the single local user (an admin)."""
+        return current_principal() or Principal(LOCAL_USER, admin=True)
+
+    def _require_admin(self, doing: str) -> Principal:
+        caller = self._caller()
+        if not caller.admin:
+            raise PermissionDeniedError(f"{doing} is for admins, and {caller.name!r} is not one; an admin can make "
+                                        f"you one (`python -m gateway users set-admin {caller.name}`)")
+        return caller
+
+    def as_user(self, principal: Principal):
+        if not isinstance(principal, Principal):
+            raise InvalidRequestError(f"as_user takes a Principal, got {type(principal).__name__}")
+        return UserGateway(self, principal)
+
+    def whoami(self) -> Principal:
+        return self._caller()
+
+    def authenticate_password(self, name: str, password: str) -> Principal:
+        if self.auth_mode != "builtin":
+            raise AuthenticationError(f"password logins are off: auth.mode is {self.auth_mode!r}, not 'builtin'")
+        user = self.store.check_password(name, password)
+        return Principal(user.name, user.admin)
+
+    def authenticate_token(self, token: str) -> Principal:
+        user = self.store.authenticate_token(token)
+        return Principal(user.name, user.admin)
+
+    def authenticate_trusted(self, name: str) -> Principal:
+        """A user named by a trusted proxy or an OIDC provider (the front end checked where it came from)."""
+        if self.auth_mode not in ("proxy", "oidc"):
+            raise AuthenticationError(f"a user named by a proxy or an identity provider is not accepted: auth.mode "
+                                      f"is {self.auth_mode!r}")
+        user = self.store.login_user(name)
+        return Principal(user.name, user.admin)
+
+    def create_api_token(self, label: str = "") -> tuple[str, ApiToken]:
+        """A new token for the caller: the token (shown this once) and its record."""
+        return self.store.create_token(self._caller().name, label)
+
+    def list_api_tokens(self) -> list[ApiToken]:
+        return self.store.list_tokens(self._caller().name)
+
+    def revoke_api_token(self, token_id: str) -> ApiToken:
+        caller = self._caller()
+        return self.store.revoke_token(token_id, None if caller.admin else caller.name)
+
+    def list_users(self) -> list[UserInfo]:
+        self._require_admin("listing users")
+        return self.store.list_users()
+
+    def add_user(self, name: str, password: Optional[str] = None, admin: bool = False) -> UserInfo:
+        self._require_admin("adding a user")
+        return self.store.add_user(name, password, admin)
+
+    def remove_user(self, name: str) -> None:
+        caller = self._require_admin("removing a user")
+        if isinstance(name, str) and name.strip() == caller.name:
+            raise InvalidRequestError("you cannot remove yourself; ask another admin")
+        self.store.remove_user(name)
+
+    def set_user_admin(self, name: str, admin: bool = True) -> UserInfo:
+        self._require_admin("making a user an admin")
+        return self.store.set_admin(name, admin)
+
+    def _own_workspace(self, user: str) -> None:
+        """A workspace call names its user; with a principal it must be the caller's own."""
+        caller = current_principal()
+        if caller is not None and isinstance(user, str) and user.strip() != caller.name:
+            from gateway.errors import ObjectNotFoundError
+            raise ObjectNotFoundError(f"user {user!r} has no workspace you can see; yours is {caller.name!r}")

@@ -1,0 +1,56 @@
+"""Admin page: every session of every user with its running statements (user, age, statement, Spark
+progress), and buttons to cancel a statement or close a session; the users and their admin flags."""
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from gateway import GatewayError
+
+
+def render(gateway) -> None:
+    try:
+        sessions = gateway.admin_list_sessions()
+    except GatewayError as exc:
+        st.error(exc.message)
+        return
+    running = [(s, op) for s in sessions for op in s.operations]
+    st.caption(f"{len(sessions)} sessions open, {len(running)} statements running or waiting. "
+               f"Limits per user: auth.max_sessions_per_user, auth.max_running_per_user.")
+    if st.button("Refresh", key="admin_refresh", icon=":material/refresh:"):
+        st.rerun()
+    st.subheader("Running statements")
+    if not running:
+        st.info("No statement is running.")
+    for session, op in running:
+        left, middle, right = st.columns([2, 6, 1.2])
+        left.markdown(f"**{session.user}**  \n{op.status} · {op.age_s:.0f} s")
+        middle.code(op.statement[:500], language="sql")
+        middle.progress(op.progress or 0.0, text=op.progress_summary)
+        if right.button("Cancel", key=f"cancel_{op.operation_handle}"):
+            _act(lambda: gateway.admin_cancel_operation(session.session_handle, op.operation_handle),
+                 f"Canceled {session.user}'s statement.")
+    st.subheader("Sessions")
+    st.dataframe(pd.DataFrame([{"user": s.user, "name": s.name, "age (s)": s.age_s, "idle (s)": s.idle_s,
+                                "running": len(s.operations), "handle": s.session_handle} for s in sessions],
+                              columns=["user", "name", "age (s)", "idle (s)", "running", "handle"]),
+                 hide_index=True, width="stretch")
+    if sessions:
+        pick = st.selectbox("Close a session", sessions, key="admin_close_pick",
+                            format_func=lambda s: f"{s.user}: {s.name} ({s.session_handle[:8]})")
+        if st.button("Close session", key="admin_close"):
+            _act(lambda: gateway.admin_close_session(pick.session_handle), f"Closed {pick.user}'s session.")
+    st.subheader("Users")
+    users = gateway.list_users()
+    st.dataframe(pd.DataFrame([{"user": u.name, "admin": u.admin, "password": u.has_password} for u in users]),
+                 hide_index=True, width="stretch")
+
+
+def _act(action, done: str) -> None:
+    try:
+        action()
+    except GatewayError as exc:
+        st.error(exc.message)
+    else:
+        st.toast(done)
+        st.rerun()

@@ -1,0 +1,196 @@
+"""Who uses this browser session: the login, by auth.mode (docs/users.md).
+
+- ``none``: nobody logs in; the gateway is used as it is (the single local user).
+- ``builtin``: a login form; the user's identity then lives in this browser session
+  (``st.session_state``) until it logs out or the tab is closed. A reload asks again.
+- ``proxy``: the user named in ``auth.proxy_header`` of the browser's connection, believed only
+  when the connection comes from one of ``auth.trusted_proxies``.
+- ``oidc``: Streamlit's ``st.login`` with the provider configured in ``.streamlit/secrets.toml``.
+
+``user_gateway`` answers the gateway as the logged-in user sees it (``as_user``), or stops the
+page with the login form or with what is wrong.
+"""
+from __future__ import annotations
+
+import importlib.util
+import ipaddress
+from typing import Optional
+
+import streamlit as st
+
+from gateway import AuthenticationError, GatewayContract, GatewayError, Principal
+
+PRINCIPAL = "principal"
+
+
+def user_gateway(gateway: GatewayContract) -> GatewayContract:
+    mode = str(gateway.get_setting("auth.mode")).strip().lower()
+    if mode == "none":
+        _refuse_open_bind()
+        return gateway
+    principal = _principal(gateway, mode)
+    if principal is None:
+        st.stop()
+    with st.sidebar:
+        _account_box(principal, mode)
+    return gateway.as_user(principal)
+
+
+def _refuse_open_bind() -> None:
+    """`streamlit run app.py` on a non-loopback address without auth: say so and serve nothing."""
+    if not _served():  # Streamlit's AppTest: no server, nothing bound
+        return
+    address = str(st.get_option("server.address") or "")
+    if not _is_loopback(address):
+        st.error(f"This workbench listens on {address or 'every address'} without authentication, so it serves "
+                 f"nothing: anyone who reaches it could run SQL as its process. Set auth.mode "
+                 f"(WORKBENCH_AUTH_MODE) to builtin, proxy or oidc (docs/users.md), or bind 127.0.0.1.",
+                 icon=":material/lock:")
+        st.stop()
+
+
+def _served() -> bool:
+    """Is a real Streamlit server running this script (AppTest puts a stand-in Runtime in its place)?"""
+    from streamlit.runtime import Runtime
+    return st.runtime.exists() and type(st.runtime.get_instance()) is Runtime
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _principal(gateway: GatewayContract, mode: str) -> Optional[Principal]:
+    if mode == "builtin":
+        return st.session_state.get(PRINCIPAL) or _login_form(gateway)
+    if mode == "proxy":
+        return _from_proxy(gateway)
+    if mode == "oidc":
+        return _from_oidc(gateway)
+    st.error(f"auth.mode {mode!r} is not one of none, builtin, proxy, oidc; fix WORKBENCH_AUTH_MODE")
+    return None
+
+
+def _login_form(gateway: GatewayContract) -> Optional[Principal]:
+    st.title("Spark SQL Workbench")
+    with st.form("login"):
+        st.subheader("Log in")
+        st.text_input("User name", key="login_name")
+        st.text_input("Password", type="password", key="login_password")
+        st.form_submit_button("Log in", type="primary", on_click=_log_in, args=(gateway,))
+    if error := st.session_state.pop("login_error", None):
+        st.error(error, icon=":material/lock:")
+    st.caption("Accounts are made by an admin: `python -m gateway users add NAME` on the server.")
+    return None
+
+
+def _log_in(gateway: GatewayContract) -> None:
+    """The form's callback: runs before the script, which then finds the principal (or the error)."""
+    name, password = st.session_state.get("login_name", ""), st.session_state.get("login_password", "")
+    st.session_state["login_password"] = ""
+    try:
+        principal = gateway.authenticate_password(name, password)
+    except AuthenticationError as exc:
+        st.session_state["login_error"] = (f"{exc.message}. Try again; an admin can set a new password "
+                                           f"(`python -m gateway users add NAME`).")
+        return
+    except GatewayError as exc:
+        st.session_state["login_error"] = exc.message
+        return
+    _start_identity(principal)
+
+
+def _start_identity(principal: Principal) -> None:
+    """A new identity in this browser session: nothing of a previous one stays attached. A session
+    handle in the URL is tried as this user's (a reload re-attaches; another user's is not found)."""
+    for key in ("session_handle", "current_run", "history", "editor_request", "catalog_tables"):
+        st.session_state.pop(key, None)
+    st.session_state[PRINCIPAL] = principal
+
+
+def _from_proxy(gateway: GatewayContract) -> Optional[Principal]:
+    header = str(gateway.get_setting("auth.proxy_header"))
+    peer = st.context.ip_address or "127.0.0.1"  # Streamlit answers None for a loopback peer
+    trusted = [ipaddress.ip_network(str(entry), strict=False) for entry in gateway.get_setting("auth.trusted_proxies")]
+    try:
+        from_trusted = any(ipaddress.ip_address(peer) in network for network in trusted)
+    except ValueError:
+        from_trusted = False
+    name = st.context.headers.get(header)
+    if not from_trusted or not name:
+        st.error(f"This workbench takes its users from a proxy (auth.mode proxy), and this connection "
+                 f"{'does not come from one of auth.trusted_proxies' if not from_trusted else f'has no {header} header'}. "
+                 f"Open the workbench through the proxy.", icon=":material/lock:")
+        return None
+    return _trusted(gateway, name)
+
+
+def _trusted(gateway: GatewayContract, name: str) -> Optional[Principal]:
+    current = st.session_state.get(PRINCIPAL)
+    if current is not None and current.name == name:
+        return current
+    try:
+        principal = gateway.authenticate_trusted(name)
+    except GatewayError as exc:
+        st.error(exc.message)
+        return None
+    _start_identity(principal)
+    return principal
+
+
+def _from_oidc(gateway: GatewayContract) -> Optional[Principal]:
+    problem = oidc_problem()
+    if problem:
+        st.error(problem, icon=":material/lock:")
+        return None
+    if not st.user.is_logged_in:
+        st.title("Spark SQL Workbench")
+        st.button("Log in", type="primary", on_click=st.login)
+        return None
+    claim = str(gateway.get_setting("auth.oidc_user_claim"))
+    name = st.user.get(claim)
+    if not name:
+        st.error(f"The identity provider sent no {claim!r} claim, which auth.oidc_user_claim names as the user; "
+                 f"set it to a claim the provider sends (email, preferred_username, sub).")
+        return None
+    return _trusted(gateway, str(name))
+
+
+def oidc_problem() -> Optional[str]:
+    """What keeps st.login from working here, or None."""
+    if importlib.util.find_spec("authlib") is None:
+        return ("auth.mode oidc logs in with Streamlit's st.login, which needs Authlib: install it "
+                "(`.venv/bin/pip install -r requirements.txt`).")
+    try:
+        configured = "auth" in st.secrets
+    except Exception:  # noqa: BLE001 - no secrets file at all
+        configured = False
+    if not configured:
+        return ("auth.mode oidc needs the identity provider in .streamlit/secrets.toml: an [auth] table with "
+                "redirect_uri, cookie_secret, client_id, client_secret and server_metadata_url (docs/users.md).")
+    return None
+
+
+def _account_box(principal: Principal, mode: str) -> None:
+    st.caption(f":material/person: {principal.name}{' (admin)' if principal.admin else ''}")
+    if mode == "builtin":
+        st.button("Log out", key="logout", icon=":material/logout:", on_click=_log_out)
+    elif mode == "oidc":
+        st.button("Log out", key="logout", icon=":material/logout:", on_click=st.logout)
+
+
+def _log_out() -> None:
+    """The button's callback: close this user's session (not left to expire) and forget who it was."""
+    handle = st.session_state.get("session_handle")
+    if handle and "gateway" in st.session_state:
+        try:
+            st.session_state.gateway.close_session(handle)
+        except GatewayError:
+            pass
+    for key in (PRINCIPAL, "session_handle", "current_run", "history", "editor_request", "catalog_tables"):
+        st.session_state.pop(key, None)
+    st.query_params.pop("session", None)
