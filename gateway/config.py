@@ -48,6 +48,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("metastore.uri", "",
             "Remote Hive metastore (thrift://host:9083); empty for the embedded Derby metastore."),
     Setting("metastore.hive_support", True, "Use a Hive metastore; false uses Spark's in-memory catalog."),
+    Setting("metastore.jdbc_url", "",
+            "The Hive metastore in a database, shared by several workbench processes: "
+            "jdbc:postgresql://host:5432/metastore (tables created at start); empty for the embedded Derby metastore."),
+    Setting("metastore.jdbc_user", "", "User of the metastore database (metastore.jdbc_url)."),
+    Setting("metastore.jdbc_password", "", "Password of the metastore database; set it in the environment, not the file."),
+    Setting("metastore.jdbc_driver_jar", "/usr/share/java/postgresql.jar",
+            "JDBC driver jar for metastore.jdbc_url (Debian's libpostgresql-jdbc-java installs this one)."),
     Setting("session.idle_timeout_s", 1800.0, "A session unused this long is closed (0 = never)."),
     Setting("session.check_interval_s", 60.0, "How often idle sessions are looked for."),
     Setting("session.max_sessions", 64, "Most sessions open at once; opening one more is an error."),

@@ -59,7 +59,7 @@ def test_a_second_gateway_process_on_the_data_directory_is_refused_before_spark_
     assert result.returncode == 2, result.stderr[-3000:]
     message = result.stderr
     assert f"The data directory {config.data_dir} is in use by another workbench process (PID {os.getpid()}" in message
-    assert "WORKBENCH_DATA_DIR" in message and "metastore.uri" in message
+    assert "WORKBENCH_DATA_DIR" in message and "metastore.jdbc_url" in message
     assert "Derby" in message and "Traceback" not in message and "SessionHiveMetaStoreClient" not in message
     assert time.monotonic() - started < 60  # refused at once, not after a Spark start
 

@@ -55,7 +55,7 @@ def acquire(data_dir: Path) -> Path:
                 f"Stop that process, or use its REST API instead of starting a second one, or start this one "
                 f"on another data directory (WORKBENCH_DATA_DIR=/other/dir, or data_dir in workbench.toml). "
                 f"For several processes over the same tables, give each its own data_dir and share a "
-                f"metastore (metastore.uri) and a warehouse (spark.sql.warehouse.dir); "
+                f"metastore (metastore.jdbc_url, or metastore.uri) and a warehouse (spark.sql.warehouse.dir); "
                 f"see docs/cluster.md.",
                 data_dir=str(data_dir), holder_pid=pid) from None
         except OSError:

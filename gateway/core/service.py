@@ -494,7 +494,9 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
             "version": __version__,
             "spark_version": self.root.version,
             "master": sc.master,
-            "metastore": uri if uri else ("embedded Derby" if hive else "in-memory"),
+            "metastore": uri if uri else (("database " + self.config["metastore.jdbc_url"].split("?")[0]
+                                           if self.config["metastore.jdbc_url"] else "embedded Derby")
+                                          if hive else "in-memory"),
             "warehouse": self.root.conf.get("spark.sql.warehouse.dir"),
             "data_dir": str(self.config.data_dir),
             "spark_ui": ui_url(self.root) or "off (spark.ui.enabled = false)",

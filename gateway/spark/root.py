@@ -14,6 +14,7 @@ from pathlib import Path
 from gateway.config import WorkbenchConfig
 from gateway.errors import ConfigurationError, JavaNotFoundError
 from gateway.spark.backend import Capability, jcontext, jvm, supports
+from gateway.spark.metastore import ensure_schema, java_binary, jdbc_conf
 
 MIN_JAVA = 17
 _INSTALL_HINT = ("Install Java 17 or newer (Debian/Ubuntu: apt-get install openjdk-17-jdk-headless) "
@@ -67,7 +68,9 @@ def spark_conf(config: WorkbenchConfig) -> dict[str, str]:
             config["spark.master"])
     if config["metastore.hive_support"]:
         conf["spark.sql.catalogImplementation"] = "hive"
-        if config["metastore.uri"]:
+        if config["metastore.jdbc_url"]:  # a database several processes share (gateway/spark/metastore.py)
+            conf.update(jdbc_conf(config))
+        elif config["metastore.uri"]:
             conf["spark.hadoop.hive.metastore.uris"] = config["metastore.uri"]
         else:
             derby = data / "metastore"
@@ -80,6 +83,11 @@ def spark_conf(config: WorkbenchConfig) -> dict[str, str]:
     # A job's results bigger than this fail with Spark's own error instead of filling the driver heap.
     conf["spark.driver.maxResultSize"] = max_result_size(config["spark.conf"].get("spark.driver.memory", "1g"))
     conf.update(config["spark.conf"])
+    if config["metastore.hive_support"] and config["metastore.jdbc_url"]:  # keep the JDBC driver on the class path
+        jar = jdbc_conf(config)["spark.driver.extraClassPath"]
+        paths = conf["spark.driver.extraClassPath"].split(os.pathsep)
+        if jar not in paths:
+            conf["spark.driver.extraClassPath"] = os.pathsep.join(paths + [jar])
     return conf
 
 
@@ -120,6 +128,8 @@ def get_or_create_root(config: WorkbenchConfig):
         if active is not None and not _stopped(active):
             return active
         java_version()
+        if config["metastore.hive_support"] and config["metastore.jdbc_url"]:
+            ensure_schema(config, java_binary())  # once, on purpose, before Spark: never lazily (deadlocks)
         for sub in ("warehouse", "metastore", "tmp"):
             (config.data_dir / sub).mkdir(parents=True, exist_ok=True)
         builder = SparkSession.builder.master(config["spark.master"]).appName(config["spark.app_name"])

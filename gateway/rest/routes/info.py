@@ -50,4 +50,4 @@ def get_setting(request: Request, key: str):
     return {"key": key, "value": service_of(request).get_setting(key)}
 
 
-SECRET_SETTINGS = frozenset({"rest.token"})
+SECRET_SETTINGS = frozenset({"rest.token", "metastore.jdbc_password"})
