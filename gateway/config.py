@@ -65,7 +65,7 @@ SETTINGS: tuple[Setting, ...] = (
             "a result is stopped with DRIVER_MEMORY_EXHAUSTED (0 = no guard)."),
     Setting("health.exit_after_s", 3.0,
             "After the driver JVM died, every call answers 503 and the process exits with code 75 after this many "
-            "seconds so that its supervisor restarts it (negative = do not exit)."),
+            "seconds so that its supervisor restarts it (0 = do not exit)."),
     Setting("result.buffer_max_rows", 50_000, "Most rows an operation buffers before its producer waits."),
     Setting("result.buffer_max_bytes", 64 * 1024 * 1024,
             "Most Arrow bytes an operation buffers before its producer waits."),

@@ -157,7 +157,7 @@ class HealthWatchdog:
                 self.operations.fail(operation, error)
             except Exception:  # noqa: BLE001 - tell every operation we can
                 pass
-        if self.exit_after_s >= 0:
+        if self.exit_after_s > 0:
             timer = threading.Timer(self.exit_after_s, self._exit, args=(ENGINE_DIED_EXIT,))
             timer.daemon = True
             timer.start()
