@@ -45,11 +45,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("session.idle_timeout_s", 1800.0, "A session unused this long is closed (0 = never)."),
     Setting("session.check_interval_s", 60.0, "How often idle sessions are looked for."),
     Setting("session.max_sessions", 64, "Most sessions open at once; opening one more is an error."),
-    Setting("operation.pool_size", 8, "Threads that run statements, shared by all sessions."),
+    Setting("operation.pool_size", 64,
+            "Threads that run statements, shared by all sessions: as many as sessions, so that one session's short "
+            "statement never queues behind others' long ones (Spark's FAIR pools share the cores)."),
     Setting("operation.timeout_ms", 0, "Default statement timeout in milliseconds (0 = none)."),
-    Setting("operation.max_running_per_session", 0,
-            "Pool threads one session's statements may hold at once (0 = a quarter of operation.pool_size, "
-            "at least 1); its other statements wait in the session's own queue."),
+    Setting("operation.max_running_per_session", 2,
+            "Pool threads one session's statements may hold at once (0 = a quarter of operation.pool_size); "
+            "its other statements wait in the session's own queue."),
     Setting("operation.max_queued_per_session", 16,
             "Statements one session may have waiting for a pool thread; one more is refused with HTTP 429."),
     Setting("operation.wait_timeout_s", 60.0,
