@@ -58,11 +58,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("session.idle_timeout_s", 1800.0, "A session unused this long is closed (0 = never)."),
     Setting("session.check_interval_s", 60.0, "How often idle sessions are looked for."),
     Setting("session.max_sessions", 64, "Most sessions open at once; opening one more is an error."),
-    Setting("operation.pool_size", 8, "Threads that run statements, shared by all sessions."),
+    Setting("operation.pool_size", 64,
+            "Threads that run statements, shared by all sessions: as many as sessions, so that one session's short "
+            "statement never queues behind others' long ones (Spark's FAIR pools share the cores)."),
     Setting("operation.timeout_ms", 0, "Default statement timeout in milliseconds (0 = none)."),
-    Setting("operation.max_running_per_session", 0,
-            "Pool threads one session's statements may hold at once (0 = a quarter of operation.pool_size, "
-            "at least 1); its other statements wait in the session's own queue."),
+    Setting("operation.max_running_per_session", 2,
+            "Pool threads one session's statements may hold at once (0 = a quarter of operation.pool_size); "
+            "its other statements wait in the session's own queue."),
     Setting("operation.max_queued_per_session", 16,
             "Statements one session may have waiting for a pool thread; one more is refused with HTTP 429."),
     Setting("operation.wait_timeout_s", 60.0,
@@ -78,7 +80,7 @@ SETTINGS: tuple[Setting, ...] = (
             "a result is stopped with DRIVER_MEMORY_EXHAUSTED (0 = no guard)."),
     Setting("health.exit_after_s", 3.0,
             "After the driver JVM died, every call answers 503 and the process exits with code 75 after this many "
-            "seconds so that its supervisor restarts it (negative = do not exit)."),
+            "seconds so that its supervisor restarts it (0 = do not exit)."),
     Setting("result.buffer_max_rows", 50_000, "Most rows an operation buffers before its producer waits."),
     Setting("result.buffer_max_bytes", 64 * 1024 * 1024,
             "Most Arrow bytes an operation buffers before its producer waits."),

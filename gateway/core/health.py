@@ -135,8 +135,9 @@ class HealthWatchdog:
         mib = 1024 * 1024
         error = {
             "root_cause": (f"the statement was stopped to protect the Spark driver: its heap held {live // mib:,} MiB "
-                           f"live of {maximum // mib:,} MiB (more than {self.memory_fraction:.0%}, setting "
-                           f"health.memory_guard_fraction) while this result was produced. Read less at once: add a "
+                           f"live after garbage collection and {in_use // mib:,} MiB in use, of {maximum // mib:,} MiB "
+                           f"(the guard stops the newest result above {self.memory_fraction:.0%} live or 97% in use, "
+                           f"setting health.memory_guard_fraction) while this result was produced. Read less at once: add a "
                            f"LIMIT or a filter, spread the data over more partitions (REPARTITION), write the result "
                            f"to a table, or give the driver more memory (spark.driver.memory)"),
             "exception_stack": "", "error_class": "DRIVER_MEMORY_EXHAUSTED", "sqlstate": "53200"}
@@ -157,7 +158,7 @@ class HealthWatchdog:
                 self.operations.fail(operation, error)
             except Exception:  # noqa: BLE001 - tell every operation we can
                 pass
-        if self.exit_after_s >= 0:
+        if self.exit_after_s > 0:
             timer = threading.Timer(self.exit_after_s, self._exit, args=(ENGINE_DIED_EXIT,))
             timer.daemon = True
             timer.start()

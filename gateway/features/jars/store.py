@@ -340,6 +340,10 @@ class JarStore:
         if _inside(path.resolve(), self.root):
             return self._describe_stored(path.resolve(), uri)
         name = _name_from(path.name, uri)
+        size = path.stat().st_size  # before reading: a 2 GiB file is refused without being read
+        if size > self.download_max_bytes:
+            raise ResourceError(f"the jar {uri!r} is {size:,} bytes; the limit is {self.download_max_bytes:,} "
+                                f"(setting jars.download_max_bytes). A UDF jar is rarely that big: check the path")
         data = path.read_bytes()
         self._validate_resource(data, name, f"the jar {uri!r}")
         return self._store_bytes(data, name, uri)
