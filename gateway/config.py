@@ -58,6 +58,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("session.idle_timeout_s", 1800.0, "A session unused this long is closed (0 = never)."),
     Setting("session.check_interval_s", 60.0, "How often idle sessions are looked for."),
     Setting("session.max_sessions", 64, "Most sessions open at once; opening one more is an error."),
+    Setting("session.restore", True,
+            "Reopen the sessions that were open when the workbench stopped, with their handles, users and state "
+            "(the session journal in the store: SET, USE, temporary views and functions, modules, jars)."),
     Setting("operation.pool_size", 64,
             "Threads that run statements, shared by all sessions: as many as sessions, so that one session's short "
             "statement never queues behind others' long ones (Spark's FAIR pools share the cores)."),

@@ -26,12 +26,14 @@ def config(data_dir):
         spark__master="local[2]",
         spark__conf={"spark.sql.shuffle.partitions": "2", "spark.driver.memory": "2g"},
         session__idle_timeout_s=0,
+        session__restore=False,  # gateways of one run share a store; tests/test_journal.py turns it on
         result__buffer_max_rows=20_000,
         result__buffer_max_bytes=8 * 1024 * 1024,
     )
     # The Streamlit app reads its configuration from the environment; point it at the same data.
     os.environ["WORKBENCH_DATA_DIR"] = str(data_dir)
     os.environ["WORKBENCH_SPARK_MASTER"] = "local[2]"
+    os.environ["WORKBENCH_SESSION_RESTORE"] = "false"
     return cfg
 
 

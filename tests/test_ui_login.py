@@ -107,3 +107,24 @@ def test_oidc_mode_says_what_it_needs(app_gateway):
         assert "session_handle" not in at.session_state
     finally:
         app_gateway.config = app_gateway.config.with_overrides(auth__mode="builtin")
+
+
+def test_the_admin_page_shows_every_users_session_and_adds_users(app_gateway):
+    app_gateway.store.add_user("uiroot", PASSWORD, admin=True)
+    user = _login("uialice")
+    alices = user.session_state["session_handle"]
+    admin = _login("uiroot")
+    admin.switch_page("pages/admin.py").run()
+    assert not admin.exception, admin.exception
+    sessions = admin.dataframe[0].value
+    assert alices in sessions["handle"].tolist()
+    assert sessions.set_index("handle").loc[alices, "user"] == "uialice"
+    admin.text_input(key="admin_user_name").input("uicarl")
+    admin.text_input(key="admin_user_password").input("carl-password")
+    [b for b in admin.button if b.label == "Save user"][0].click().run()
+    assert not admin.exception, admin.exception
+    assert app_gateway.authenticate_password("uicarl", "carl-password") == Principal("uicarl")
+    refused = _login("uialice")
+    with pytest.raises(ValueError, match="Could not find a navigation page"):
+        refused.switch_page("pages/admin.py")  # not a page of a non-admin's app at all
+    assert app_gateway.as_user(Principal("uialice")).whoami().admin is False

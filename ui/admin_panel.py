@@ -42,8 +42,27 @@ def render(gateway) -> None:
             _act(lambda: gateway.admin_close_session(pick.session_handle), f"Closed {pick.user}'s session.")
     st.subheader("Users")
     users = gateway.list_users()
-    st.dataframe(pd.DataFrame([{"user": u.name, "admin": u.admin, "password": u.has_password} for u in users]),
-                 hide_index=True, width="stretch")
+    st.dataframe(pd.DataFrame([{"user": u.name, "admin": u.admin, "password": u.has_password} for u in users],
+                              columns=["user", "admin", "password"]), hide_index=True, width="stretch")
+    add, change = st.columns(2, gap="large")
+    with add.form("admin_add_user", border=True):
+        st.markdown("**Add a user** (or set a new password)")
+        name = st.text_input("Name", key="admin_user_name")
+        password = st.text_input("Password (8 characters or more)", type="password", key="admin_user_password")
+        admin = st.checkbox("Admin", key="admin_user_admin")
+        if st.form_submit_button("Save user", type="primary"):
+            _act(lambda: gateway.add_user(name, password or None, admin), f"User {name.strip()} saved.")
+    if users:
+        with change.form("admin_change_user", border=True):
+            st.markdown("**Change a user**")
+            pick = st.selectbox("User", [u.name for u in users], key="admin_change_pick")
+            action = st.radio("Action", ["Make admin", "No longer admin", "Remove"], key="admin_change_action",
+                              horizontal=True)
+            if st.form_submit_button("Apply"):
+                if action == "Remove":
+                    _act(lambda: gateway.remove_user(pick), f"User {pick} removed.")
+                else:
+                    _act(lambda: gateway.set_user_admin(pick, action == "Make admin"), f"User {pick} changed.")
 
 
 def _act(action, done: str) -> None:

@@ -26,6 +26,7 @@ from gateway.core.executor import StatementRunner, StreamBudget
 from gateway.core.freshness import WRITES
 from gateway.core.health import ENGINE, HealthWatchdog
 from gateway.core.history import StatementHistory
+from gateway.core.journal import SessionJournal
 from gateway.core.identity_calls import IDENTITY_CALLS, IdentityCalls
 from gateway.core.operations import Operation, OperationManager
 from gateway.core.progress import operation_progress
@@ -99,8 +100,9 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
         self.runner.streams = StreamBudget(self.config["result.max_streams"], self.config["operation.wait_timeout_s"])
         self.restrictions = Restrictions(self.config)  # what non-admins may not do (auth on)
         self.runner.guards.append(self.restrictions.check_statement)
+        self.journal = SessionJournal(self)  # sessions that survive a restart
         self.operations = OperationManager(self.config["operation.pool_size"],
-                                           observers=[StatementHistory(self.store.recorder)],
+                                           observers=[StatementHistory(self.store.recorder), self.journal],
                                            per_session=self.config["operation.max_running_per_session"],
                                            max_queued_per_session=self.config["operation.max_queued_per_session"])
         self._waiting_calls = threading.BoundedSemaphore(max(1, self.config["operation.max_waiting_calls"]))
@@ -116,6 +118,7 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
             feature = cls()
             if feature.enabled(self.config):
                 self._plug(feature)
+        self.journal.restore()  # the sessions open when the workbench stopped, with their state
 
     def _plug(self, feature: Feature) -> None:
         """Start one feature and wire in what it declares: handlers, guard, calls."""
@@ -129,7 +132,7 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
             if name in self._calls or callable(getattr(type(self), name, None)):
                 raise GatewayError(f"feature {feature.name!r} provides the call {name!r}, which another part "
                                    f"of the gateway already provides")
-            self._calls[name] = _wrapped(self.restrictions.gate(name, call), name)
+            self._calls[name] = _wrapped(self.restrictions.gate(name, self.journal.after(name, call)), name)
 
     def __getattr__(self, name: str) -> Any:
         """A contract call that a feature provides (or a clear error when its feature is missing)."""
@@ -201,10 +204,14 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
 
     @_wrapped
     def open_session(self, config: Optional[dict] = None, name: Optional[str] = None) -> SessionHandle:
+        return self._open_session(config, name)
+
+    def _open_session(self, config: Optional[dict], name: Optional[str], handle=None) -> SessionHandle:
+        """``handle``: reopen a journaled session under its old handle (gateway/core/journal.py)."""
         if config is not None and not isinstance(config, dict):
             raise InvalidRequestError("session config must be a mapping of setting name to value")
         self._check_session_limit()  # per user (auth on)
-        session = self.sessions.open(name)
+        session = self.sessions.open(name, handle)
         try:
             self.restrictions.open_session(session)
             for key, value in (config or {}).items():
@@ -524,6 +531,8 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
     # ------------------------------------------------------------------------------------------
 
     def _on_session_closed(self, session: Session) -> None:
+        if not self._stopped:  # closed by a user or expired: gone for good; a stopping process keeps it
+            self.journal.forget(session)
         for feature in self.features.values():
             try:
                 feature.close_session(session)

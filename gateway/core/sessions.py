@@ -75,7 +75,7 @@ class SessionManager:
                                              daemon=True)
             self._sweeper.start()
 
-    def open(self, name: Optional[str]) -> Session:
+    def open(self, name: Optional[str], handle=None) -> Session:
         with self._lock:
             if len(self._sessions) >= self.max_sessions:
                 raise SessionLimitError(
@@ -84,6 +84,10 @@ class SessionManager:
             principal = current_principal()  # the session belongs to whoever opens it
             session = Session(self._root.newSession(), name, principal.name if principal else LOCAL_USER)
             session.admin = principal.admin if principal else True  # what its statements may do (restrictions)
+            if handle is not None:  # a journaled session, reopened after a restart
+                session.handle = SessionHandle.from_string(handle)
+                if session.handle in self._sessions:
+                    raise SessionLimitError(f"session {handle} is open already")
             taken = {s.pool_slot for s in self._sessions.values()}
             session.pool_slot = next(n for n in range(len(taken) + 1) if n not in taken)
             self._sessions[session.handle] = session

@@ -101,3 +101,27 @@ query_history = Table(
     Column("error_class", String(NAME_CHARS), nullable=True),
     Index("ix_query_history_user_entry", "user_name", "entry_id"),
 )
+
+
+# The session journal: what each open session has configured (SET, USE, temporary views and
+# functions, modules, jars), in order, so that a restarted workbench opens the same sessions (same
+# handles, same users) and replays it. A session's rows go when it is closed, not when the
+# process stops.
+journal_sessions = Table(
+    "journal_sessions", metadata,
+    Column("session_handle", String(ID_CHARS), primary_key=True),
+    Column("owner", Text(), nullable=False),  # the workbench process (host and data directory) that restores it
+    Column("user_name", String(NAME_CHARS), nullable=False),
+    Column("name", String(NAME_CHARS), nullable=False),
+    Column("is_admin", Boolean(), nullable=False),
+    Column("opened_at", UtcDateTime(), nullable=False),
+)
+
+journal_entries = Table(
+    "journal_entries", metadata,
+    Column("entry_id", BigInteger().with_variant(Integer(), "sqlite"), primary_key=True, autoincrement=True),
+    Column("session_handle", String(ID_CHARS), ForeignKey("journal_sessions.session_handle"), nullable=False),
+    Column("statement", Text(), nullable=False),
+    Column("recorded_at", UtcDateTime(), nullable=False),
+    Index("ix_journal_entries_session", "session_handle", "entry_id"),
+)
