@@ -66,3 +66,8 @@ def bump_schema_generation() -> int:
 
 def schema_generation() -> int:
     return st.session_state.get("schema_generation", 0)
+
+
+def user() -> str:
+    """The logged-in user's name (``local`` without authentication): the workspace calls' ``user``."""
+    return gateway().whoami().name
