@@ -122,7 +122,13 @@ class HealthWatchdog:
             return  # the next check finds out whether the JVM is gone
         if time.monotonic() < self._quiet_until or maximum <= 0:
             return
-        if live > self.memory_fraction * maximum or in_use > 0.97 * maximum:
+        limit = self.memory_fraction * maximum
+        if live <= limit and in_use > 0.97 * maximum:
+            # A heap that looks full may be garbage the JVM has not collected yet (an idle heap stays so):
+            # collect, and judge by what is live after it. At most once per cool-down.
+            live = self._gauge.collect()
+            self._quiet_until = time.monotonic() + _COOL_DOWN_S
+        if live > limit:
             self._stop_newest(live, in_use, maximum)
 
     def _stop_newest(self, live: int, in_use: int, maximum: int) -> None:
@@ -136,7 +142,7 @@ class HealthWatchdog:
         error = {
             "root_cause": (f"the statement was stopped to protect the Spark driver: its heap held {live // mib:,} MiB "
                            f"live after garbage collection and {in_use // mib:,} MiB in use, of {maximum // mib:,} MiB "
-                           f"(the guard stops the newest result above {self.memory_fraction:.0%} live or 97% in use, "
+                           f"(the guard stops the newest result above {self.memory_fraction:.0%} live after a collection, "
                            f"setting health.memory_guard_fraction) while this result was produced. Read less at once: add a "
                            f"LIMIT or a filter, spread the data over more partitions (REPARTITION), write the result "
                            f"to a table, or give the driver more memory (spark.driver.memory)"),

@@ -69,3 +69,9 @@ class HeapGauge:
             if usage is not None and int(usage.getUsed()) > 0:  # 0: no collection of it yet
                 after_gc = int(usage.getUsed())
         return after_gc, in_use, maximum
+
+    def collect(self) -> int:
+        """Heap bytes in use right after a full collection (``System.gc()``): what is really live when
+        the heap looks full only because the JVM has not needed to collect its garbage yet."""
+        self._jvm.java.lang.System.gc()
+        return int(self._runtime.totalMemory()) - int(self._runtime.freeMemory())
