@@ -1,8 +1,11 @@
 """The editor and what its events do: run all, selection or statement at cursor, format, complete."""
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import time
+from concurrent.futures import ThreadPoolExecutor, TimeoutError as FutureTimeout
 from typing import Optional
 
 import streamlit as st
@@ -77,6 +80,16 @@ def _spool_dir(gateway) -> Optional[str]:
 def _handle(gateway, session, event: dict) -> Optional[dict]:
     """Act on one editor event; returns a completion answer for the component, if any."""
     action, text = event.get("action"), event.get("text", "")
+    if action == "dictionary":
+        return None  # the component holds the dictionary with this fingerprint (value["dict_fp"])
+    if action == "columns":
+        tables = [t for t in event.get("tables") or [] if isinstance(t, str)][:50]
+        try:
+            columns = gateway.completion_dictionary(session, tables)["columns"]
+        except GatewayError:
+            columns = {t: None for t in tables}
+        st.session_state.columns_answer = {"id": event["id"], "columns": columns}
+        return None
     if action == "complete":
         try:
             found = gateway.complete_candidates(session, text, int(event.get("cursor", len(text))))
@@ -119,27 +132,55 @@ def unseen_events(value) -> list[dict]:
     return fresh
 
 
+_DICTIONARY_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ui-completion-dictionary")
+DICTIONARY_WAIT_S = 0.3   # a render waits this long for the dictionary; the next one ships it
+
+
+def completion_dictionary(gateway, session, value) -> tuple[Optional[dict], Optional[str]]:
+    """The session's completion dictionary and its fingerprint; the dictionary only when the component
+    does not hold this fingerprint yet (a new page, a reload, a catalog change), else None.
+
+    The dictionary loads in a thread: a cold session's first listing (or one after DDL) can take seconds,
+    and the editor must show at once. Until it is there the component asks Python per context, and it
+    asks again for the dictionary (action "dictionary") so a later render ships it.
+    """
+    job = st.session_state.get("dictionary_job")
+    if job is None or job[0] != session or (job[1].done() and job[2]):
+        job = (session, _DICTIONARY_POOL.submit(gateway.completion_dictionary, session), True)
+    try:
+        found = job[1].result(timeout=DICTIONARY_WAIT_S)
+    except FutureTimeout:
+        st.session_state.dictionary_job = (session, job[1], False)  # still loading: keep it, take it next time
+        return None, None
+    except GatewayError:
+        st.session_state.pop("dictionary_job", None)
+        return None, None
+    st.session_state.dictionary_job = (session, job[1], True)
+    fingerprint = hashlib.sha1(json.dumps(found, sort_keys=True).encode()).hexdigest()[:16]
+    held = value.get("dict_fp") if isinstance(value, dict) else None
+    return (None if held == fingerprint else found), fingerprint
+
+
 def render(gateway, session) -> None:
     """Handle a pending request or editor event, then draw the editor."""
-    if st.session_state.get("completion_warmed") != session:
-        st.session_state.completion_warmed = session
-        try:
-            gateway.warm_completion(session)  # tables and functions load while the user types
-        except GatewayError:
-            pass
     request = state.pop_editor_request()
     if request:
         state.set_editor_text(request["text"])
         if request.get("action") == "run_all":
             launch(gateway, session, request["text"], 0, request["text"])
     events = unseen_events(st.session_state.get(EDITOR_KEY))
-    for event in (e for e in events if e.get("action") != "complete"):
+    for event in (e for e in events if e.get("action") not in ("complete", "dictionary", "columns")):
         st.session_state.pop("completion_answer", None)
+        _handle(gateway, session, event)
+    for event in (e for e in events if e.get("action") == "columns"):
         _handle(gateway, session, event)
     for event in (e for e in events if e.get("action") == "complete"):
         # Kept until the next event: a rerun that overtakes this one still delivers the answer.
         st.session_state.completion_answer = _handle(gateway, session, event)
+    current = st.session_state.get("current_run")
+    dictionary, fingerprint = completion_dictionary(gateway, session, st.session_state.get(EDITOR_KEY))
     text = state.editor_text()
     sql_editor(text, state.editor_version(), completions=st.session_state.get("completion_answer"),
-               markers=markers_for(st.session_state.get("current_run"), text),
-               schema_generation=state.schema_generation(), key=EDITOR_KEY)
+               columns=st.session_state.get("columns_answer"), dictionary=dictionary, dict_fp=fingerprint,
+               markers=markers_for(current, text), running=current is not None and not current.finished,
+               seen=st.session_state.get("editor_events_seen", [])[-10:], key=EDITOR_KEY)
