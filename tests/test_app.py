@@ -87,7 +87,14 @@ def test_history_reruns_a_statement(gateway):
     history = at.session_state["history"]
     assert [h.sql for h in history] == ["SELECT 7 AS seven", "SELECT 8 AS eight"]
     assert history[0].status == "FINISHED" and history[0].rows == 1
-    at.button(key=f"history_rerun_{history[0].id}").click().run()
+    # The History tab lists the store's history (kept across reloads and restarts), newest first.
+    from conftest import wait_for
+    from gateway import LOCAL_USER
+    stored = wait_for(lambda: [e for e in gateway.list_history(LOCAL_USER, search="SELECT 7 AS seven", limit=5)
+                               if e.status == "FINISHED"], 20)
+    assert stored and stored[0].rows == 1
+    at.run()
+    at.button(key=f"history_rerun_{stored[0].entry_id}").click().run()
     deadline = time.monotonic() + 60
     while at.session_state["current_run"].status == "RUNNING" and time.monotonic() < deadline:
         time.sleep(0.2)

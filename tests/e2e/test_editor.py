@@ -80,6 +80,19 @@ def workbench(tmp_path_factory):
         bench.stop()
 
 
+@pytest.fixture(autouse=True)
+def shot_on_failure(request):
+    """A screenshot of the page when a test fails (test-artifacts/e2e-editor/failed-<test>.png)."""
+    failed_before = request.session.testsfailed
+    yield
+    if request.session.testsfailed > failed_before and "page" in request.fixturenames:
+        try:
+            request.getfixturevalue("page").screenshot(path=str(ARTIFACTS / f"failed-{request.node.name}.png"),
+                                                       full_page=True)
+        except Exception:  # noqa: BLE001 - the page may be gone
+            pass
+
+
 @pytest.fixture(scope="module")
 def page(workbench):
     from playwright.sync_api import sync_playwright
@@ -161,3 +174,82 @@ def test_popup_after_from_offers_a_sample_table_within_a_second(workbench, page)
     frame.locator(".ace_autocomplete").get_by_text("signup_date").wait_for(timeout=30_000)
     page.keyboard.press("Escape")
 
+
+def test_run_shows_the_running_state_at_once_and_the_result_of_the_text_just_typed(workbench, page):
+    frame = editor_frame(page)
+    replace_text(page, frame, "SELECT * FROM range(37)")
+    started = time.monotonic()
+    page.keyboard.press("Control+Enter")          # right after the last keystroke: no debounce to wait for
+    frame.locator("#status").get_by_text("Running").wait_for(timeout=5_000)
+    shown = time.monotonic() - started
+    page.get_by_text("37 rows").first.wait_for(timeout=120_000)
+    shot(page, "02-ran")
+    assert shown < 0.5, f"the running state took {shown:.2f} s to show"
+    # A slow statement: the page says it runs (elapsed time) instead of showing the last result as current.
+    replace_text(page, frame, "SELECT count(*) FROM range(0, 3000000000, 1, 2) WHERE id % 11 = 3")
+    page.keyboard.press("Control+Enter")
+    page.get_by_text("Running ·").first.wait_for(timeout=30_000)
+    assert page.locator('[data-testid="stDataFrame"]').count() == 0   # no grid of the last result
+    page.get_by_role("button", name="Cancel").click()
+    page.get_by_text("CANCELED").first.wait_for(timeout=60_000)
+
+
+def test_drafts_survive_a_page_switch_a_reload_and_a_restart(workbench, page):
+    frame = editor_frame(page)
+    page.get_by_role("button", name="New tab").click()
+    page.get_by_text("Query 2").first.wait_for()
+    frame = editor_frame(page)
+    frame.wait_for_function("window.sqlEditor.getValue() === ''")
+    draft = "SELECT 'draft of tab two' AS kept -- typed, never run"
+    replace_text(page, frame, draft)
+    wait_saved(page, frame, draft)
+    page.get_by_role("link", name="Catalog").click()
+    page.get_by_role("heading", name="Catalog").wait_for()
+    page.get_by_role("link", name="SQL editor").click()
+    frame = editor_frame(page)
+    frame.wait_for_function(f"window.sqlEditor.getValue() === {draft!r}", timeout=30_000)
+    page.reload()
+    frame = editor_frame(page, 240)
+    frame.wait_for_function(f"window.sqlEditor.getValue() === {draft!r}", timeout=60_000)
+    shot(page, "03-after-reload")
+    url = page.url
+    workbench.stop()
+    workbench.start()
+    page.goto(url)
+    page.get_by_role("heading", name="SQL editor").wait_for(timeout=240_000)
+    frame = editor_frame(page, 240)
+    frame.wait_for_function(f"window.sqlEditor.getValue() === {draft!r}", timeout=60_000)
+    assert page.get_by_text("Query 2").count() >= 1
+    shot(page, "04-after-restart")
+
+
+def test_a_saved_query_reopens_and_history_survives_a_reload(workbench, page):
+    frame = editor_frame(page)
+    saved = "SELECT 'saved and reopened' AS s"
+    replace_text(page, frame, saved)
+    wait_saved(page, frame, saved)
+    page.get_by_role("button", name="Save").click()
+    page.get_by_label("Name").fill("E2E saved query")
+    page.get_by_role("button", name="Save as new query").click()
+    page.get_by_text("Saved “E2E saved query”").wait_for()
+    page.keyboard.press("Escape")
+    frame = editor_frame(page)              # the page may have drawn a new editor frame meanwhile
+    frame.click(".ace_content")
+    page.keyboard.press("Control+Enter")
+    page.get_by_text("1 row", exact=True).first.wait_for(timeout=120_000)
+    page.reload()
+    frame = editor_frame(page, 240)
+    # The history (from the store) lists the statement after the reload.
+    page.locator("[class*='st-key-history_rerun_']").first.wait_for(timeout=60_000)
+    assert page.get_by_text(saved).count() >= 1
+    shot(page, "05-history-after-reload")
+    # Another draft in the tab; the saved query opens in a tab of its own.
+    replace_text(page, frame, "SELECT 'another draft'")
+    wait_saved(page, frame, "SELECT 'another draft'")
+    page.get_by_role("tab", name="Saved queries").click()
+    page.get_by_text("E2E saved query").first.wait_for()
+    page.locator("[class*='st-key-saved_open_'] button").first.click()
+    frame = editor_frame(page)
+    frame.wait_for_function(f"window.sqlEditor.getValue() === {saved!r}", timeout=30_000)
+    assert page.get_by_role("radio", name="E2E saved query").count() + page.get_by_text("E2E saved query").count() >= 1
+    shot(page, "06-saved-query-reopened")

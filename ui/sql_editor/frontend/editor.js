@@ -296,12 +296,12 @@
   let dictionaryAsks = 0;
   let dictionaryTimer = null;
   function askForDictionary() {
-    if (dictionaryTimer || dictionaryAsks >= 60) return;
+    if (dictionaryTimer || dictionaryAsks >= 30) return;
     dictionaryTimer = setTimeout(function () {
       dictionaryTimer = null;
       dictionaryAsks += 1;
       post({ id: nonce + "-d" + (++counter), action: "dictionary" });
-    }, 400 + 100 * dictionaryAsks);
+    }, Math.min(8000, 500 * Math.pow(1.6, dictionaryAsks)));  // 0.5 s, 0.8 s, 1.3 s, … 8 s
   }
 
   function receiveDictionary(args) {
@@ -357,6 +357,11 @@
       debounceTimer = null;
       if (editor.getValue() !== lastSentText) emit("change");
     }, debounceMs);
+  });
+
+  // Leaving the page (another page of the app, a reload, a closed tab): hand over what is unsaved.
+  window.addEventListener("pagehide", function () {
+    if (editor.getValue() !== lastSentText) emit("change");
   });
 
   // --- error marks ---------------------------------------------------------------------------
