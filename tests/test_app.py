@@ -178,6 +178,8 @@ def test_session_page_sets_and_resets_a_setting(gateway):
     at.text_input(key="set_value").input("7")
     at.button[0].click().run()
     assert "applied" in texts(at.success)
+    frame = at.dataframe[0].value                    # the page shows its own change at once, no extra run
+    assert frame.loc[frame["setting"] == "spark.sql.shuffle.partitions", "value"].tolist() == ["7"]
     assert shown_setting(at, "spark.sql.shuffle.partitions") == "7"
     at.text_input(key="set_key").input("bad key; DROP TABLE x")
     at.button[0].click().run()
@@ -214,3 +216,14 @@ def test_pages_call_only_the_gateway_service():
     for page in (ROOT / "pages").glob("*.py"):
         text = page.read_text()
         assert "pyspark" not in text and ".spark." not in text and "spark.sql(" not in text, page.name
+
+
+def test_catalog_page_follows_the_sessions_database(gateway):
+    at = open_app("pages/catalog.py")
+    assert at.selectbox(key="catalog_database").value == "default"
+    at.switch_page("pages/editor.py").run()
+    at = run_sql(at, "CREATE DATABASE IF NOT EXISTS ui_follow; USE ui_follow")   # as the sample button would
+    at.switch_page("pages/catalog.py").run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="catalog_database").value == "ui_follow"
+    assert "Database `ui_follow` has no tables" in texts(at.info)
