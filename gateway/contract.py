@@ -247,6 +247,11 @@ class GatewayContract(Protocol):
     def refresh_completion(self, session: SessionHandle) -> None:
         """Drop the session's completion cache (the catalog changed behind the gateway's back)."""
 
+    def completion_dictionary(self, session: SessionHandle, columns_of: Optional[list[str]] = None) -> dict:
+        """What an editor needs to complete on its own: ``relations``, ``databases``, ``catalogs``,
+        ``functions`` (with signatures), ``table_functions``, ``keywords`` (candidates as JSON) and,
+        for each name of ``columns_of``, ``columns[name]`` (its columns, or None: no such table)."""
+
     # ------------------------------------------------------------------------------------------
     # Modules (feature: modules, FLIP-68)
     # ------------------------------------------------------------------------------------------

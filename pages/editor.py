@@ -1,7 +1,7 @@
 """SQL editor: write, complete, run, and see rows, charts, errors and history."""
 import streamlit as st
 
-from ui import editor_panel, first_run, results, state
+from ui import editor_panel, first_run, history, results, saved_queries, state
 from ui.runs import DISPLAY_LIMITS
 
 gateway, session = state.gateway(), state.handle()
@@ -20,3 +20,10 @@ if run is None:
     first_run.editor_welcome(gateway, session)
 else:
     results.render_run(gateway, session, run)
+
+st.divider()
+history_tab, saved_tab = st.tabs(["History", "Saved queries"])
+with history_tab:
+    history.render(gateway, session)
+with saved_tab:
+    saved_queries.render(gateway)

@@ -87,7 +87,14 @@ def test_history_reruns_a_statement(gateway):
     history = at.session_state["history"]
     assert [h.sql for h in history] == ["SELECT 7 AS seven", "SELECT 8 AS eight"]
     assert history[0].status == "FINISHED" and history[0].rows == 1
-    at.button(key=f"history_rerun_{history[0].id}").click().run()
+    # The History tab lists the store's history (kept across reloads and restarts), newest first.
+    from conftest import wait_for
+    from gateway import LOCAL_USER
+    stored = wait_for(lambda: [e for e in gateway.list_history(LOCAL_USER, search="SELECT 7 AS seven", limit=5)
+                               if e.status == "FINISHED"], 20)
+    assert stored and stored[0].rows == 1
+    at.run()
+    at.button(key=f"history_rerun_{stored[0].entry_id}").click().run()
     deadline = time.monotonic() + 60
     while at.session_state["current_run"].status == "RUNNING" and time.monotonic() < deadline:
         time.sleep(0.2)
@@ -171,6 +178,8 @@ def test_session_page_sets_and_resets_a_setting(gateway):
     at.text_input(key="set_value").input("7")
     at.button[0].click().run()
     assert "applied" in texts(at.success)
+    frame = at.dataframe[0].value                    # the page shows its own change at once, no extra run
+    assert frame.loc[frame["setting"] == "spark.sql.shuffle.partitions", "value"].tolist() == ["7"]
     assert shown_setting(at, "spark.sql.shuffle.partitions") == "7"
     at.text_input(key="set_key").input("bad key; DROP TABLE x")
     at.button[0].click().run()
@@ -207,3 +216,14 @@ def test_pages_call_only_the_gateway_service():
     for page in (ROOT / "pages").glob("*.py"):
         text = page.read_text()
         assert "pyspark" not in text and ".spark." not in text and "spark.sql(" not in text, page.name
+
+
+def test_catalog_page_follows_the_sessions_database(gateway):
+    at = open_app("pages/catalog.py")
+    assert at.selectbox(key="catalog_database").value == "default"
+    at.switch_page("pages/editor.py").run()
+    at = run_sql(at, "CREATE DATABASE IF NOT EXISTS ui_follow; USE ui_follow")   # as the sample button would
+    at.switch_page("pages/catalog.py").run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="catalog_database").value == "ui_follow"
+    assert "Database `ui_follow` has no tables" in texts(at.info)

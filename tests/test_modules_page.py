@@ -47,3 +47,17 @@ def test_load_form_shows_the_types_properties_and_errors(gateway, session, page)
     page.button(key="FormSubmitter:load_module-Load").click().run()
     assert any("needs the property path" in e.value for e in page.error)
     assert order(gateway, session) == [("core", True)]
+
+
+def test_unloading_core_asks_first(gateway, session, page):
+    page.button(key="unload_core").click().run()
+    assert order(gateway, session) == [("core", True)]              # nothing happened yet
+    assert any("Unload **core**?" in w.value for w in page.warning)
+    page.button(key="unload_core_kept").click().run()
+    assert order(gateway, session) == [("core", True)] and not page.warning
+    page.button(key="unload_core").click().run()
+    page.button(key="unload_core_confirmed").click().run()
+    assert order(gateway, session) == []
+    assert any("core unloaded" in s.value for s in page.success)
+    gateway.load_module(session, "core")
+    assert not page.exception

@@ -99,3 +99,23 @@ def test_progress_reports_jobs_and_stages_of_a_running_operation(gateway, sessio
                         timeout_s=30)
     finally:
         gateway.close_operation(session, op)
+
+
+def test_the_dictionary_holds_what_the_editor_completes_locally(gateway, sample_session):
+    """The editor completes in the browser from this: tables, databases, functions with signatures,
+    table functions after FROM, keywords, and the columns of the tables it asks for."""
+    found = gateway.completion_dictionary(sample_session, ["orders", "sample.customers", "no_such_table"])
+    relations = {c["value"]: c["kind"] for c in found["relations"]}
+    assert {"customers", "orders", "order_items", "products"} <= set(relations) and relations["orders"] == "table"
+    assert "sample" in [c["value"] for c in found["databases"]] and found["catalogs"]
+    assert "upper" in [c["value"] for c in found["functions"]] and "SELECT" in [c["value"] for c in found["keywords"]]
+    assert "range" in [c["value"] for c in found["table_functions"]]
+    assert [c["value"] for c in found["columns"]["orders"]] == ["id", "customer_id", "order_date", "status"]
+    assert "signup_date" in [c["value"] for c in found["columns"]["sample.customers"]]
+    assert found["columns"]["no_such_table"] is None
+    # A function created in the session is in the next dictionary at once (the cache is dropped).
+    gateway.configure_session(sample_session, "CREATE TEMPORARY FUNCTION dict_twice(x INT) RETURNS INT RETURN x * 2")
+    assert "dict_twice" in [c["value"] for c in gateway.completion_dictionary(sample_session)["functions"]]
+    assert "range" in [c.value for c in gateway.complete_candidates(sample_session, "SELECT * FROM ", 14)]
+    with pytest.raises(InvalidRequestError, match="columns_of must be a list"):
+        gateway.completion_dictionary(sample_session, "orders")

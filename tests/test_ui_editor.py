@@ -68,3 +68,35 @@ def test_function_description_splits_into_arguments_examples_and_since():
     from ui.functions_panel import sections
     parts = sections("\n    Arguments:\n      * a - x\n    Examples:\n      > SELECT f(1);\n       2\n    Since: 1.5.0\n")
     assert parts == {"Arguments": "      * a - x", "Examples": "      > SELECT f(1);\n       2", "Since": "1.5.0"}
+
+
+def test_error_text_is_plain_with_class_and_sqlstate_once():
+    from ui.results import error_message
+    error = {"error_class": "TABLE_OR_VIEW_NOT_FOUND", "sqlstate": "42P01",
+             "root_cause": "[TABLE_OR_VIEW_NOT_FOUND] The table or view `x` cannot be found. SQLSTATE: 42P01; "
+                           "line 1 pos 14;\n'Project [$anonfun$apply$1]"}
+    message = error_message(error)
+    assert message.startswith("The table or view `x` cannot be found.") and "42P01" not in message
+    assert "TABLE_OR_VIEW_NOT_FOUND" not in message and "$anonfun$apply$1" in message
+    assert error_message({"root_cause": "plain"}) == "plain"
+
+
+def test_chart_y_axis_names_the_aggregate_it_applies():
+    country, amount = col("country", "VARCHAR"), col("amount", "DECIMAL")
+    frame = frame_of([country, amount], [["FR", 1.0], ["FR", 2.5], ["DE", 4.0]])
+    names = ["country", "amount"]
+    for aggregate, title in [("sum", "Sum of amount"), ("mean", "Average of amount"), ("max", "Maximum of amount")]:
+        y = build_chart(frame, [country, amount], names, ChartSpec("country", "amount", None, "bar", aggregate)).to_dict()["encoding"]["y"]
+        assert (y["aggregate"], y["title"]) == (aggregate, title)
+    y = build_chart(frame, [country, amount], names, ChartSpec("country", "amount", None, "bar", "none")).to_dict()["encoding"]["y"]
+    assert "aggregate" not in y and y["title"] == "amount" and y["stack"] == "zero"   # rows stack, never overlap
+    with pytest.raises(ValueError, match="unknown aggregate 'median'"):
+        build_chart(frame, [country, amount], names, ChartSpec("country", "amount", None, "bar", "median"))
+
+
+def test_number_columns_are_right_aligned_and_one_row_is_singular():
+    from ui.results import column_labels, rows_label
+    labels = column_labels([col("n", "BIGINT"), col("s", "STRING"), col("d", "DOUBLE")], ["n", "s", "d"])
+    assert labels["n"]["alignment"] == "right" and labels["d"]["alignment"] == "right"
+    assert labels["s"].get("alignment") is None
+    assert [rows_label(n) for n in (0, 1, 2, 1234)] == ["0 rows", "1 row", "2 rows", "1,234 rows"]

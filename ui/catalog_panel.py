@@ -45,6 +45,10 @@ def render_tree(gateway, session) -> Optional[str]:
                            if current_catalog in catalogs else 0, key="catalog_catalog")
     databases = gateway.list_databases(session, catalog)
     current_db = gateway.get_current_database(session)
+    if st.session_state.get("catalog_current_seen") != current_db and current_db in databases:
+        # The session's database changed (USE, the sample database): show it, not the old pick.
+        st.session_state.catalog_current_seen = current_db
+        st.session_state.catalog_database = current_db
     database = st.selectbox("Database", databases, index=databases.index(current_db)
                             if current_db in databases else 0, key="catalog_database")
     kind = st.segmented_control("Kind", list(_KINDS), default="All", key="catalog_kind") or "All"

@@ -1,21 +1,24 @@
 """The editor and what its events do: run all, selection or statement at cursor, format, complete."""
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import time
+from concurrent.futures import ThreadPoolExecutor, TimeoutError as FutureTimeout
 from typing import Optional
 
 import streamlit as st
 
 from gateway import GatewayError
 
-from . import state
+from . import state, tabs
 from .runs import DISPLAY_LIMITS, HistoryEntry, Run, start_run
 from .sql_editor import sql_editor
 
 EDITOR_KEY = "sql_editor"
 MAX_CANDIDATES = 3_000
-QUICK_WAIT_S = 1.5   # a quick statement's result shows in the same rerun, without polling
+QUICK_WAIT_S = 0.5   # a quick statement's result shows in the same rerun, without polling
 
 
 def statement_at(gateway, text: str, cursor: int) -> tuple[str, int]:
@@ -42,9 +45,12 @@ def markers_for(run: Optional[Run], text: str) -> list[dict]:
 
 
 def launch(gateway, session, sql: str, offset: int, editor_text: str) -> Optional[Run]:
-    current: Optional[Run] = st.session_state.get("current_run")
+    """Run ``sql`` in the active tab (each tab has its own run; another tab's run goes on)."""
+    tab_id = st.session_state.get(tabs.ACTIVE_KEY)
+    current: Optional[Run] = tabs.runs().get(tab_id) if tab_id else st.session_state.get("current_run")
     if current is not None and not current.finished:
-        st.toast("A statement is still running: wait for it or press Cancel.", icon=":material/hourglass_top:")
+        st.toast("A statement is still running in this tab: wait for it, press Cancel, or open a new tab.",
+                 icon=":material/hourglass_top:")
         return None
     if not sql.strip():
         st.toast("Nothing to run: type a statement, or select some text for Run selection.", icon=":material/edit:")
@@ -57,6 +63,8 @@ def launch(gateway, session, sql: str, offset: int, editor_text: str) -> Optiona
     run.history_id = entry.id
     state.history().append(entry)
     st.session_state.current_run = run
+    if tab_id:
+        tabs.set_run(tab_id, run)
     st.session_state.pop("grid_page", None)
     if run.spool is not None:
         run.spool.first_page.wait(QUICK_WAIT_S)
@@ -77,12 +85,28 @@ def _spool_dir(gateway) -> Optional[str]:
 def _handle(gateway, session, event: dict) -> Optional[dict]:
     """Act on one editor event; returns a completion answer for the component, if any."""
     action, text = event.get("action"), event.get("text", "")
+    if action == "dictionary":
+        return None  # the component holds the dictionary with this fingerprint (value["dict_fp"])
+    if action == "columns":
+        tables = [t for t in event.get("tables") or [] if isinstance(t, str)][:50]
+        try:
+            columns = gateway.completion_dictionary(session, tables)["columns"]
+        except GatewayError:
+            columns = {t: None for t in tables}
+        st.session_state.columns_answer = {"id": event["id"], "columns": columns}
+        return None
     if action == "complete":
         try:
             found = gateway.complete_candidates(session, text, int(event.get("cursor", len(text))))
         except GatewayError:
             found = []
         return {"id": event["id"], "items": [c.to_json() for c in found[:MAX_CANDIDATES]]}
+    active = st.session_state.get(tabs.ACTIVE_KEY)
+    tab_id = event.get("tab") or active
+    if action in ("change", "run_all", "run_statement", "run_selection", "format"):
+        tabs.save_text(gateway, tab_id, text)   # the draft, saved as the user types
+    if tab_id != active:
+        return None                             # the last keystrokes of a tab no longer shown: saved only
     st.session_state.editor_text = text
     if action == "run_all":
         launch(gateway, session, text, 0, text)
@@ -98,7 +122,9 @@ def _handle(gateway, session, event: dict) -> Optional[dict]:
         launch(gateway, session, text[start:end], start, text)
     elif action == "format":
         try:
-            state.set_editor_text(gateway.format_statement(text))
+            formatted = gateway.format_statement(text)
+            state.set_editor_text(formatted)
+            tabs.save_text(gateway, tab_id, formatted)
         except GatewayError as exc:
             st.toast(f"Format SQL: {exc.message}", icon=":material/warning:")
     return None
@@ -119,27 +145,84 @@ def unseen_events(value) -> list[dict]:
     return fresh
 
 
+_DICTIONARY_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ui-completion-dictionary")
+DICTIONARY_WAIT_S = 0.3   # a render waits this long for the dictionary; the next one ships it
+
+
+def completion_dictionary(gateway, session, value) -> tuple[Optional[dict], Optional[str]]:
+    """The session's completion dictionary and its fingerprint; the dictionary only when the component
+    does not hold this fingerprint yet (a new page, a reload, a catalog change), else None.
+
+    The dictionary loads in a thread: a cold session's first listing (or one after DDL) can take seconds,
+    and the editor must show at once. Until it is there the component asks Python per context, and it
+    asks again for the dictionary (action "dictionary") so a later render ships it.
+    """
+    job = st.session_state.get("dictionary_job")
+    if job is None or job[0] != session or (job[1].done() and job[2]):
+        job = (session, _DICTIONARY_POOL.submit(gateway.completion_dictionary, session), True)
+    try:
+        found = job[1].result(timeout=DICTIONARY_WAIT_S)
+    except FutureTimeout:
+        st.session_state.dictionary_job = (session, job[1], False)  # still loading: keep it, take it next time
+        return None, None
+    except GatewayError:
+        st.session_state.pop("dictionary_job", None)
+        return None, None
+    st.session_state.dictionary_job = (session, job[1], True)
+    fingerprint = hashlib.sha1(json.dumps(found, sort_keys=True).encode()).hexdigest()[:16]
+    held = value.get("dict_fp") if isinstance(value, dict) else None
+    return (None if held == fingerprint else found), fingerprint
+
+
 def render(gateway, session) -> None:
     """Handle a pending request or editor event, then draw the editor."""
-    if st.session_state.get("completion_warmed") != session:
-        st.session_state.completion_warmed = session
-        try:
-            gateway.warm_completion(session)  # tables and functions load while the user types
-        except GatewayError:
-            pass
+    tab = tabs.render_bar(gateway)
     request = state.pop_editor_request()
     if request:
-        state.set_editor_text(request["text"])
+        # Into the active tab while it holds nothing of the user's, else into a new tab: never over a draft.
+        if tab.text.strip() and tab.text.strip() != state.DEFAULT_SQL and tab.text != request["text"]:
+            tab = tabs.open_new(gateway, request["text"], request.get("title"))
+        else:
+            state.set_editor_text(request["text"])
+            tabs.save_text(gateway, tab.tab_id, request["text"])
+            if request.get("title"):
+                try:
+                    tab = gateway.rename_tab(tabs.user(), tab.tab_id, request["title"])
+                except GatewayError:
+                    pass
+        if request.get("saved_id"):
+            st.session_state.setdefault("tab_saved_query", {})[tab.tab_id] = request["saved_id"]
         if request.get("action") == "run_all":
             launch(gateway, session, request["text"], 0, request["text"])
+    editor(gateway, session, tab.tab_id)
+
+
+RERUN_PAGE = ("run_all", "run_statement", "run_selection")
+
+
+@st.fragment
+def editor(gateway, session, tab_id: str) -> None:
+    """The editor and its events, as a fragment: what the component sends (completion, columns, the
+    dictionary, a draft, Format) reruns only this, not the page; a run reruns the page for its result.
+    Fewer page reruns also mean a button clicked meanwhile is never lost to a rerun that overtook it."""
     events = unseen_events(st.session_state.get(EDITOR_KEY))
-    for event in (e for e in events if e.get("action") != "complete"):
+    rerun_page = False
+    for event in (e for e in events if e.get("action") not in ("complete", "dictionary", "columns")):
         st.session_state.pop("completion_answer", None)
+        _handle(gateway, session, event)
+        rerun_page = rerun_page or event.get("action") in RERUN_PAGE
+    for event in (e for e in events if e.get("action") == "columns"):
         _handle(gateway, session, event)
     for event in (e for e in events if e.get("action") == "complete"):
         # Kept until the next event: a rerun that overtakes this one still delivers the answer.
         st.session_state.completion_answer = _handle(gateway, session, event)
+    if rerun_page:
+        st.rerun()
+    current = tabs.runs().get(tab_id)
+    st.session_state.current_run = current
+    dictionary, fingerprint = completion_dictionary(gateway, session, st.session_state.get(EDITOR_KEY))
     text = state.editor_text()
     sql_editor(text, state.editor_version(), completions=st.session_state.get("completion_answer"),
-               markers=markers_for(st.session_state.get("current_run"), text),
-               schema_generation=state.schema_generation(), key=EDITOR_KEY)
+               columns=st.session_state.get("columns_answer"), dictionary=dictionary, dict_fp=fingerprint,
+               markers=markers_for(current, text), running=current is not None and not current.finished,
+               tab=tab_id, seen=st.session_state.get("editor_events_seen", [])[-10:], key=EDITOR_KEY)

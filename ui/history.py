@@ -1,40 +1,57 @@
-"""This session's query history: statement, status, duration, rows; open or re-run any of them."""
+"""The user's statement history from the workbench store: every statement of every session (text,
+status, duration, rows, error class, time), searchable, kept across reloads and restarts; open one
+in a tab or run it again."""
 from __future__ import annotations
-
-import time
 
 import streamlit as st
 
-from . import state
+from gateway import GatewayError
 
-SHOWN = 30
+from . import state
+from .tabs import user
+
+SHOWN = 50
 _ICONS = {"FINISHED": ":material/check_circle:", "ERROR": ":material/error:", "CANCELED": ":material/stop_circle:",
           "RUNNING": ":material/hourglass_top:"}
 
 
+def _rows(n) -> str:
+    return "1 row" if n == 1 else f"{n:,} rows"
+
+
 def render(gateway, session) -> None:
-    entries = list(reversed(state.history()))
-    if not entries:
-        st.info("No statements yet in this session. Run one and it shows up here, ready to run again.")
+    search = st.text_input("Search the history", key="history_search", placeholder="part of a statement, any case",
+                           max_chars=1000)
+    try:
+        entries = gateway.list_history(user(), search=search.strip(), limit=SHOWN)
+    except GatewayError as exc:
+        st.error(f"The history could not be read: {exc.message}")
         return
-    st.caption(f"{len(entries)} statement(s) in this session, newest first.")
-    for entry in entries[:SHOWN]:
+    if not entries:
+        st.info("No statement matches." if search.strip() else
+                "No statements yet. Run one and it shows up here (it stays after a reload or a restart), "
+                "ready to open or run again.")
+        return
+    st.caption(f"The {len(entries)} newest statement(s){' matching' if search.strip() else ''}, newest first.")
+    for entry in entries:
         line, open_button, rerun_button = st.columns([8, 1, 1], vertical_alignment="center")
-        when = time.strftime("%H:%M:%S", time.localtime(entry.started_at))
-        facts = [when, entry.status]
-        if entry.duration_s is not None:
-            facts.append(f"{entry.duration_s:.2f} s")
+        facts = [entry.started_at.astimezone().strftime("%Y-%m-%d %H:%M:%S"), entry.status]
+        if entry.duration_ms is not None:
+            facts.append(f"{entry.duration_ms / 1000:.2f} s")
         if entry.rows is not None:
-            facts.append(f"{entry.rows:,} rows")
+            facts.append(_rows(entry.rows))
         if entry.error_class:
             facts.append(entry.error_class)
-        first_line = entry.sql.strip().splitlines()[0] if entry.sql.strip() else ""
-        more = " …" if len(entry.sql.strip().splitlines()) > 1 or len(first_line) > 110 else ""
-        line.markdown(f"{_ICONS.get(entry.status, '•')} `{first_line[:110]}`{more}  \n"
-                      f"<small>{' · '.join(facts)}</small>", unsafe_allow_html=True)
-        if open_button.button("Open", key=f"history_open_{entry.id}", help="Put it in the editor"):
-            state.open_in_editor(entry.sql)
+        text = entry.statement.strip()
+        first_line = text.splitlines()[0] if text else ""
+        more = " …" if len(text.splitlines()) > 1 or len(first_line) > 110 else ""
+        with line:
+            st.markdown(f"{_ICONS.get(entry.status, '•')} <small>{' · '.join(facts)}</small>", unsafe_allow_html=True)
+            st.text(first_line[:110] + more)   # plain text: no Markdown in a statement
+        if open_button.button("Open", key=f"history_open_{entry.entry_id}", help="Open it in the editor (a new tab "
+                              "unless the tab shown is empty)"):
+            state.open_in_editor(entry.statement)
             st.rerun()
-        if rerun_button.button("Re-run", key=f"history_rerun_{entry.id}", help="Run it again now"):
-            state.open_in_editor(entry.sql, run=True)
+        if rerun_button.button("Re-run", key=f"history_rerun_{entry.entry_id}", help="Run it again now"):
+            state.open_in_editor(entry.statement, run=True)
             st.rerun()

@@ -15,6 +15,14 @@ def act(action, session, *args, done: str = "") -> None:
         st.session_state.modules_notice = ("error", exc.message)
 
 
+CORE = "core"
+
+
+def _unload_core(gateway, session) -> None:
+    st.session_state.pop("confirm_unload_core", None)
+    act(gateway.unload_module, session, CORE, done="core unloaded: load it again with LOAD MODULE core")
+
+
 def moved(order: list[str], name: str, step: int) -> list[str]:
     """``order`` with ``name`` moved ``step`` places (clamped to the ends)."""
     order = list(order)
@@ -53,8 +61,23 @@ def render_modules(gateway, session) -> list:
                 use.button("Use", key=f"use_{module.name}", on_click=act,
                            args=(gateway.use_modules, session, used + [module.name]),
                            kwargs={"done": f"{module.name} is used, last in the order"})
-            unload.button("Unload", key=f"unload_{module.name}", on_click=act,
-                          args=(gateway.unload_module, session, module.name), kwargs={"done": f"{module.name} unloaded"})
+            if module.name == CORE:
+                # Core holds Spark's built-in functions: unloading it is rarely meant, so ask first.
+                unload.button("Unload", key=f"unload_{module.name}", on_click=st.session_state.__setitem__,
+                              args=("confirm_unload_core", True))
+                if st.session_state.get("confirm_unload_core"):
+                    st.warning("Unload **core**? Spark's built-in functions (`upper`, `sum`, `date_add`, …) stop "
+                               "resolving in this session until you load it again (LOAD MODULE core).",
+                               icon=":material/warning:")
+                    yes, no = st.columns(2)
+                    yes.button("Unload core", key="unload_core_confirmed", type="primary", on_click=_unload_core,
+                               args=(gateway, session))
+                    no.button("Keep core", key="unload_core_kept", on_click=st.session_state.pop,
+                              args=("confirm_unload_core", None))
+            else:
+                unload.button("Unload", key=f"unload_{module.name}", on_click=act,
+                              args=(gateway.unload_module, session, module.name),
+                              kwargs={"done": f"{module.name} unloaded"})
             with st.expander(f"Functions of {module.name}"):
                 st.write(", ".join(f"`{f}`" for f in module.functions) or "none")
                 if module.properties:

@@ -1,6 +1,7 @@
 """Showing a run: live status with Spark progress and Cancel, the paged grid, errors, the CSV."""
 from __future__ import annotations
 
+import re
 import time
 
 import pandas as pd
@@ -8,11 +9,16 @@ import streamlit as st
 
 from gateway import GatewayError
 
-from . import charts, history, state
+from . import charts, state
 from .runs import Run, cancel_run, finish_history
 
 GRID_PAGE_ROWS = 1_000
 _POLL_S = 0.5
+
+
+def rows_label(n: int) -> str:
+    """"1 row", "0 rows", "1,234 rows"."""
+    return "1 row" if n == 1 else f"{n:,} rows"
 
 
 def frame_of(columns, rows) -> pd.DataFrame:
@@ -25,8 +31,13 @@ def frame_of(columns, rows) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=names)
 
 
+NUMERIC_TYPES = {"TINYINT", "SMALLINT", "INTEGER", "BIGINT", "FLOAT", "DOUBLE", "DECIMAL"}
+
+
 def column_labels(columns, names) -> dict:
-    return {name: st.column_config.Column(f"{name} · {c.type_name}", help=c.type_name)
+    """Each column's header with its type; numbers right-aligned (a DECIMAL arrives as exact text)."""
+    return {name: st.column_config.Column(f"{name} · {c.type_name}", help=c.type_name,
+                                          alignment="right" if c.type.get("type") in NUMERIC_TYPES else None)
             for name, c in zip(names, columns)}
 
 
@@ -44,7 +55,7 @@ def render_run(gateway, session, run: Run) -> None:
     if run.error:
         render_error(run.error, run)
         return
-    result_tab, chart_tab, history_tab = st.tabs(["Result", "Chart", "History"])
+    result_tab, chart_tab = st.tabs(["Result", "Chart"])
     with result_tab:
         _result_grid(run)
     with chart_tab:
@@ -54,8 +65,6 @@ def render_run(gateway, session, run: Run) -> None:
         else:
             st.info("Nothing to chart: run a query that returns rows, e.g. "
                     "`SELECT country, count(*) AS customers FROM customers GROUP BY country`.")
-    with history_tab:
-        history.render(gateway, session)
 
 
 def _record_finish(run: Run) -> None:
@@ -70,7 +79,7 @@ def _status_line(run: Run) -> None:
     icon = {"FINISHED": ":material/check_circle:", "ERROR": ":material/error:", "CANCELED": ":material/stop_circle:"}.get(run.status, ":material/hourglass_top:")
     parts = [f"{icon} **{run.status}**", f"{run.elapsed_s:.2f} s"]
     if spool is not None and not run.error:
-        parts.append(f"{spool.total:,} rows" if spool.columns else "no result rows")
+        parts.append(rows_label(spool.total) if spool.columns else "no result rows")
         info = spool.info
         if info is not None and len(info.statements) > 1:
             parts.append(f"script of {len(info.statements)} statements; the result is the last one's")
@@ -114,13 +123,27 @@ def _live_status(gateway, session, run: Run) -> None:
     poll()
 
 
+def error_message(error: dict) -> str:
+    """Spark's message without the ``[CLASS]`` prefix and ``SQLSTATE: …`` it repeats (shown once, above)."""
+    message = (error.get("root_cause") or "").strip()
+    error_class, sqlstate = error.get("error_class"), error.get("sqlstate")
+    if error_class:
+        message = re.sub(rf"^\[{re.escape(error_class)}(\.[A-Z_]+)?\]\s*", "", message)
+    if sqlstate:
+        message = re.sub(rf"\s*SQLSTATE:\s*{re.escape(sqlstate)}\s*[.;]?", "", message, count=1)
+    return message.strip()
+
+
 def render_error(error: dict, run: Run | None = None) -> None:
+    """The error class and SQLSTATE once, then the message as plain text (never Markdown or LaTeX:
+    ``$anonfun$…$`` stays as Spark wrote it)."""
     error_class = error.get("error_class") or "Error"
-    sqlstate = f" (SQLSTATE {error['sqlstate']})" if error.get("sqlstate") else ""
+    sqlstate = f" · SQLSTATE {error['sqlstate']}" if error.get("sqlstate") else ""
     where = ""
     if error.get("line") is not None:
-        where = f"\n\nAt line {error['line']}, column {error.get('position', 0) + 1} — marked in the editor."
-    st.error(f"**{error_class}**{sqlstate}: {error.get('root_cause', '')}{where}", icon=":material/error:")
+        where = f" · at line {error['line']}, column {error.get('position', 0) + 1} (marked in the editor)"
+    st.error(f"{error_class}{sqlstate}{where}".replace("$", "\\$"), icon=":material/error:")
+    st.code(error_message(error), language="text", wrap_lines=True)
     if error.get("exception_stack"):
         with st.expander("Stack trace"):
             st.code(error["exception_stack"], language="text")
@@ -156,7 +179,7 @@ def _result_grid(run: Run) -> None:
         st.warning(f"Showing {shown:,} of {spool.total:,}{more} rows available (display limit "
                    f"{spool.display_limit:,}). Download the CSV for all of them.", icon=":material/content_cut:")
     else:
-        st.caption(f"{shown:,} rows" + (f" · rows {start + 1:,}–{start + len(window):,}" if pages > 1 else ""))
-    label = f"Download CSV ({spool.total:,} rows)"
+        st.caption(rows_label(shown) + (f" · rows {start + 1:,}–{start + len(window):,}" if pages > 1 else ""))
+    label = f"Download CSV ({rows_label(spool.total)})"
     st.download_button(label, data=lambda: open(spool.csv_path, "rb"), file_name="result.csv", mime="text/csv",
                        key="download_csv", icon=":material/download:", on_click="ignore")

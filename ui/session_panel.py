@@ -11,6 +11,7 @@ from gateway import GatewayError, OperationStatus
 
 def render_config(gateway, session) -> None:
     config = gateway.get_session_config(session)
+    notice = st.session_state.pop("config_done", None)   # said after the rerun that shows the new values
     needle = st.text_input("Filter settings", key="config_filter", placeholder="e.g. shuffle, ansi, timeZone")
     rows = [{"setting": k, "value": v} for k, v in config.items() if needle.lower() in k.lower()]
     st.dataframe(pd.DataFrame(rows, columns=["setting", "value"]), hide_index=True, width="stretch",
@@ -31,6 +32,8 @@ def render_config(gateway, session) -> None:
             done = (f"`{reset_key.strip()}` is back to its default in this session." if reset_key.strip()
                     else "Every setting is back to its default in this session.")
             _configure(lambda: gateway.reset_session_option(session, reset_key), done)
+    if notice:
+        st.success(notice)
 
 
 def _configure(call, done: str) -> None:
@@ -40,7 +43,8 @@ def _configure(call, done: str) -> None:
         error = exc.to_json()
         st.error(f"**{error.get('error_class') or 'Error'}**: {error.get('root_cause')}")
         return
-    st.success(done)
+    st.session_state.config_done = done
+    st.rerun()  # the settings grid above was drawn before this change: draw it again with the new value
 
 
 def render_operations(gateway, session) -> None:

@@ -166,6 +166,6 @@ def test_complete_a_sample_table_run_it_and_cancel_a_long_query(app_url, browser
     # The session stays healthy: the next statement runs.
     replace_text(page, frame, "SELECT count(*) AS n FROM orders")
     page.keyboard.press("Control+Enter")
-    page.get_by_text("1 rows").first.wait_for(timeout=120_000)
+    page.get_by_text("1 row", exact=True).first.wait_for(timeout=120_000)
     page.screenshot(path=str(shots / "08-after-cancel.png"), full_page=True)
     page.close()

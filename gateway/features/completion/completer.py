@@ -41,6 +41,9 @@ KEYWORDS = sorted({
     "TRUE", "FALSE", "CAST", "INTERVAL", "LATERAL VIEW", "PIVOT", "QUALIFY", "WINDOW",
     "ADD JAR", "REMOVE JAR", "SHOW JARS", "LOAD MODULE", "UNLOAD MODULE", "USE MODULES", "SHOW MODULES",
 })
+# Spark's table-valued functions, offered after FROM (with their signature when it is known).
+TABLE_FUNCTIONS = ("range", "explode", "explode_outer", "inline", "inline_outer", "posexplode", "posexplode_outer",
+                   "json_tuple", "stack", "sql_keywords", "variant_explode", "variant_explode_outer")
 _TABLE_CONTEXT = {"FROM", "JOIN", "INTO", "TABLE", "UPDATE", "DESCRIBE", "DESC", "OVERWRITE"}
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
 _IDENT = r"(?:`[^`]+`|[A-Za-z_][A-Za-z0-9_]*)"
@@ -187,6 +190,8 @@ def candidates(cache: SchemaCache, statement: str, position: int) -> list[Candid
     if last_word in _TABLE_CONTEXT or (last_word.endswith(",") and _in_from_clause(before)):
         found = list(cache.relations())
         found += [Candidate(d, "database") for d in cache.databases()]
+        if last_word in ("FROM", "JOIN") or last_word.endswith(","):
+            found += table_functions(cache)
         return _filter(found, prefix)
     if last_word == "USE":
         found = [Candidate(d, "database") for d in cache.databases()]
@@ -198,6 +203,31 @@ def candidates(cache: SchemaCache, statement: str, position: int) -> list[Candid
     found += cache.functions()
     found += [Candidate(k, "keyword") for k in KEYWORDS]
     return _filter(found, prefix)
+
+
+def table_functions(cache: SchemaCache) -> list[Candidate]:
+    known = {c.value.lower(): c.detail for c in cache.functions()}
+    return [Candidate(name, "table function", known[name]) for name in TABLE_FUNCTIONS if name in known]
+
+
+def dictionary(cache: SchemaCache, columns_of=None) -> dict:
+    """Everything an editor needs to complete locally (see GatewayContract.completion_dictionary)."""
+    if columns_of is not None and (isinstance(columns_of, str) or not all(isinstance(n, str) for n in columns_of)):
+        raise InvalidRequestError("columns_of must be a list of table names")
+    listing = lambda found: [c.to_json() for c in found]  # noqa: E731
+    columns = {}
+    for name in dict.fromkeys(columns_of or ()):
+        found = cache.columns(name) if name.strip() else None
+        columns[name] = listing(found) if found is not None else None
+    return {
+        "relations": listing(cache.relations()),
+        "databases": listing(Candidate(d, "database") for d in cache.databases()),
+        "catalogs": listing(Candidate(c, "catalog") for c in cache.catalogs()),
+        "functions": listing(cache.functions()),
+        "table_functions": listing(table_functions(cache)),
+        "keywords": listing(Candidate(k, "keyword") for k in KEYWORDS),
+        "columns": columns,
+    }
 
 
 def _in_from_clause(before: str) -> bool:
@@ -282,6 +312,9 @@ class Completer:
         thread = threading.Thread(target=load, name=f"completion-warm-{session.handle}", daemon=True)
         thread.start()
         return thread
+
+    def dictionary(self, session, columns_of=None) -> dict:
+        return dictionary(self.cache(session), columns_of)
 
     def complete(self, session, statement: str, position: int) -> list[Candidate]:
         if not isinstance(statement, str):

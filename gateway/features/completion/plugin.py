@@ -23,7 +23,8 @@ class CompletionFeature(Feature):
 
     def calls(self):
         return {"complete_statement": self.complete_statement, "complete_candidates": self.complete_candidates,
-                "warm_completion": self.warm_completion, "refresh_completion": self.refresh_completion}
+                "warm_completion": self.warm_completion, "refresh_completion": self.refresh_completion,
+                "completion_dictionary": self.completion_dictionary}
 
     def complete_statement(self, session, statement: str, position: int) -> list[str]:
         return [c.value for c in self.complete_candidates(session, statement, position)]
@@ -36,6 +37,9 @@ class CompletionFeature(Feature):
 
     def refresh_completion(self, session) -> None:
         self.completer.invalidate(self.host.session(session))
+
+    def completion_dictionary(self, session, columns_of=None) -> dict:
+        return self.completer.dictionary(self.host.session(session), columns_of)
 
     def rest_routers(self):
         from gateway.features.completion.rest import router

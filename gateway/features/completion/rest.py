@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Optional
+from typing import List, Optional
 
 from fastapi import APIRouter, Query, Request
 from starlette.concurrency import run_in_threadpool
@@ -55,3 +55,11 @@ def refresh_completion(request: Request, session_handle: str):
     """Forget what completion knows of the session's catalog (changed behind the gateway's back)."""
     service_of(request).refresh_completion(session_handle)
     return {}
+
+
+@router.get("/sessions/{session_handle}/completion/dictionary", response_model=dict)
+def completion_dictionary(request: Request, session_handle: str,
+                          columns: Optional[List[str]] = Query(None, description="Tables whose columns to include.")):
+    """Tables, views, databases, catalogs, functions with signatures, table functions and keywords of the
+    session, and the columns of the tables named by ``columns``: what an editor completes locally."""
+    return service_of(request).completion_dictionary(session_handle, columns)

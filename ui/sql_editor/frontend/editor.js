@@ -21,10 +21,12 @@
   // collapse into one: so every value carries the last few events, and Python acts on the
   // ones it has not seen yet. A run right before a completion request is never lost.
   const recent = [];
+  let currentTab = null;
   function post(value) {
     recent.push(value);
     while (recent.length > 6) recent.shift();
-    send("streamlit:setComponentValue", { value: { events: recent.slice() }, dataType: "json" });
+    send("streamlit:setComponentValue", { value: { events: recent.slice(), dict_fp: dictFp, tab: currentTab },
+                                           dataType: "json" });
   }
 
   function emit(action, extra) {
@@ -38,9 +40,40 @@
       selection_start: doc.positionToIndex(selection.start),
       selection_end: doc.positionToIndex(selection.end),
     }, extra || {});
+    value.tab = currentTab;
     if (action !== "change" && debounceTimer) { clearTimeout(debounceTimer); debounceTimer = null; }
     lastSentText = value.text;
+    if (/^run_/.test(action)) { localRunId = value.id; showRunning(true, 0); }
+    sentTexts.push({ id: value.id, text: value.text });
+    while (sentTexts.length > 20) sentTexts.shift();
     post(value);
+  }
+
+  // The text Python has acted on last (for tests: a draft is saved once Python has it).
+  const sentTexts = [];
+  let savedText = null;
+  window.sqlEditorSaved = function () { return savedText; };
+  window.sqlEditorDictionary = function () { return dictionary; };
+
+  // --- the running state, shown here at the click (before Python's rerun draws it) -------------
+  let localRunId = null;
+  let runningSince = null;
+  let runningTimer = null;
+  function showRunning(on) {
+    const badge = document.getElementById("status");
+    if (on) {
+      if (runningSince === null) runningSince = Date.now();
+      badge.style.display = "inline-block";
+      const tick = function () {
+        badge.textContent = "\u23F3 Running\u2026 " + ((Date.now() - runningSince) / 1000).toFixed(1) + " s";
+      };
+      tick();
+      if (!runningTimer) runningTimer = setInterval(tick, 100);
+    } else {
+      runningSince = null;
+      if (runningTimer) { clearInterval(runningTimer); runningTimer = null; }
+      badge.style.display = "none";
+    }
   }
 
   // --- the editor --------------------------------------------------------------------------
@@ -67,49 +100,178 @@
   let debounceMs = 800;
   let lastSentText = null;
 
-  // --- completion: one request per context, answered on the next render ---------------------
-  const completionCache = new Map();   // context key -> candidates
-  let pending = null;                  // {id, key, callback}
+  // --- completion ------------------------------------------------------------------------------
+  // The session's dictionary (tables, views, databases, catalogs, functions with signatures, table
+  // functions, keywords) is handed over once per change (args.dictionary, fingerprint args.dict_fp)
+  // and kept here, so most popups need no round trip at all. The columns of a table are asked for
+  // once (action "columns") and kept per table. Contexts the dictionary cannot answer (the tables of
+  // another database after "db.") ask Python for that context, once, and keep the answer.
+  let dictionary = null;
+  let dictFp = null;
+  const columnCache = new Map();       // lower-case table name -> candidates, or null (no such table)
+  const completionCache = new Map();   // context key -> candidates (round-trip contexts only)
+  let pending = null;                  // a round-trip completion {ids, key, callback, timer}
+  let pendingColumns = null;           // {id, tables, waiters: [fn]}
 
-  function contextOf(text, cursor, prefix) {
-    const start = cursor - prefix.length;
-    return { text: text.slice(0, start) + text.slice(cursor), position: start };
+  const KIND_SCORE = { "column": 6000, "table": 5000, "view": 5000, "temporary view": 5000,
+                       "table function": 4500, "database": 4000, "catalog": 3500, "function": 3000,
+                       "keyword": 2000 };
+  function toAce(items, extraScore) {
+    const total = items.length;
+    return items.map(function (item, index) {
+      return {
+        caption: item.value,
+        value: item.value,
+        meta: item.detail ? item.kind + " · " + item.detail : item.kind,
+        score: (KIND_SCORE[item.kind] || 0) + (extraScore || 0) + (total - index) / (total + 1),
+        docText: item.detail ? item.value + " — " + item.kind + ": " + item.detail : undefined,
+      };
+    });
   }
 
-  const gatewayCompleter = {
-    id: "gateway",
+  // Tables a statement names after FROM / JOIN / a comma of a FROM clause, with their aliases.
+  const IDENT = "(?:`[^`]+`|[A-Za-z_][A-Za-z0-9_]*)";
+  const NOT_ALIAS = /^(where|group|order|having|limit|on|using|join|left|right|full|inner|outer|cross|natural|union|except|intersect|select|from|lateral|window|qualify|pivot|unpivot|as|tablesample|sort|cluster|distribute)$/i;
+  function unquote(name) { return name.replace(/`/g, ""); }
+  function statementAround(text, cursor) {
+    const start = text.lastIndexOf(";", cursor - 1) + 1;
+    let end = text.indexOf(";", cursor);
+    if (end < 0) end = text.length;
+    return { text: text.slice(start, end), cursor: cursor - start };
+  }
+  function referencedTables(statement) {
+    const found = {};
+    function add(name, alias) {
+      if (/^\w+\s*\(/.test(name)) return;
+      const plain = unquote(name);
+      found[plain.split(".").pop().toLowerCase()] = plain;
+      if (alias && !NOT_ALIAS.test(alias)) found[unquote(alias).toLowerCase()] = plain;
+    }
+    let m;
+    const items = new RegExp("(" + IDENT + "(?:\\." + IDENT + ")*)(?:\\s+(?:as\\s+)?(" + IDENT + "))?", "gi");
+    const from = new RegExp("\\b(from|join)\\s+([^;]*?)(?=\\b(?:where|group|order|having|limit|on|using|union|except|intersect|join|left|right|full|inner|cross|natural|window|qualify|lateral|select)\\b|[()]|$)", "gi");
+    while ((m = from.exec(statement)) !== null) {
+      const clause = m[2];
+      const parts = m[1].toLowerCase() === "from" ? clause.split(",") : [clause];
+      parts.forEach(function (part) {
+        items.lastIndex = 0;
+        const item = items.exec(part.trim());
+        if (item && item.index === 0) add(item[1], item[2]);
+      });
+      if (m[0].length === 0) from.lastIndex++;
+    }
+    return found;
+  }
+
+  function requestColumns(tables, done) {
+    if (pendingColumns && tables.every(function (t) { return pendingColumns.tables.indexOf(t) >= 0; })) {
+      pendingColumns.waiters.push(done);
+      return;
+    }
+    const id = nonce + "-k" + (++counter);
+    pendingColumns = { id: id, tables: tables, waiters: [done] };
+    post({ id: id, action: "columns", tables: tables });
+  }
+  function receiveColumns(answer) {
+    if (!answer || !answer.columns) return;
+    Object.keys(answer.columns).forEach(function (name) {
+      columnCache.set(name.toLowerCase(), answer.columns[name]);
+    });
+    if (pendingColumns && pendingColumns.id === answer.id) {
+      const waiters = pendingColumns.waiters;
+      pendingColumns = null;
+      waiters.forEach(function (w) { w(); });
+    }
+  }
+  function columnsOf(tables) {
+    let out = [];
+    tables.forEach(function (t) { out = out.concat(columnCache.get(t.toLowerCase()) || []); });
+    return out;
+  }
+
+  // Where the cursor is: "dot" (after x.), "table" (a name of a table expected), "use", or "any".
+  const TABLE_WORDS = /^(from|join|into|table|update|describe|desc|overwrite)$/i;
+  function contextAt(text, cursor, prefix) {
+    const around = statementAround(text, cursor - prefix.length);
+    const before = around.text.slice(0, around.cursor);
+    const dotted = before.match(new RegExp("(" + IDENT + "(?:\\." + IDENT + ")*)\\.$"));
+    if (dotted) return { kind: "dot", qualifier: unquote(dotted[1]), statement: around.text };
+    const words = before.trim().split(/\s+/);
+    const last = words.length ? words[words.length - 1] : "";
+    if (TABLE_WORDS.test(last)) return { kind: "table", tvf: /^(from|join)$/i.test(last) };
+    if (/,$/.test(last) && /\bfrom\b(?![\s\S]*\b(select|where|on|group|order|having)\b)/i.test(before)) {
+      return { kind: "table", tvf: true };
+    }
+    if (/^use$/i.test(last)) return { kind: "use" };
+    return { kind: "any", statement: around.text };
+  }
+
+  const localCompleter = {
+    id: "dictionary",
     identifierRegexps: [/[a-zA-Z_0-9$\u00A2-\u2000\u2070-\uFFFF]/],
     getCompletions: function (ed, session, pos, prefix, callback) {
       if (/^[0-9]/.test(prefix)) { callback(null, []); return; }  // a number, not a name
-      const context = contextOf(ed.getValue(), session.doc.positionToIndex(pos), prefix);
-      const key = context.position + "\u0000" + context.text;
-      if (completionCache.has(key)) {
-        callback(null, completionCache.get(key));
-        return;
-      }
-      if (pending) finishPending([]);  // a newer context supersedes the old request
-      const id = nonce + "-c" + (++counter);
-      const value = { id: id, action: "complete", text: context.text, cursor: context.position,
-                      selection_start: context.position, selection_end: context.position };
-      pending = { ids: [id], key: key, callback: callback, value: value, tries: 1 };
-      const mine = pending;
-      send("streamlit:setComponentValue", { value: value, dataType: "json" });
-      // Streamlit keeps only a component's latest value: if another event overtook this request
-      // before Python saw it, ask again (bounded), then give up quietly.
-      // The answer is kept on the Python side, so resending is rarely needed; a cold Spark can
-      // take many seconds for the first catalog call, hence the patient schedule.
-      pending.timer = setInterval(function () {
-        if (pending !== mine) { clearInterval(mine.timer); return; }
-        pending.tries += 1;
-        if (pending.tries > 12) { finishPending([]); return; }
-        if (pending.tries === 2 || pending.tries === 5) {
-          pending.value = Object.assign({}, pending.value, { id: id + "-r" + pending.tries });
-          pending.ids.push(pending.value.id);
-          post(pending.value);
+      const cursor = session.doc.positionToIndex(pos);
+      const text = ed.getValue();
+      if (!dictionary) { roundTrip(text, cursor, prefix, callback); return; }
+      const ctx = contextAt(text, cursor, prefix);
+      const d = dictionary;
+      if (ctx.kind === "table") {
+        callback(null, toAce(d.relations.concat(d.databases, ctx.tvf ? d.table_functions : [])));
+      } else if (ctx.kind === "use") {
+        callback(null, toAce(d.databases.concat(d.catalogs)));
+      } else if (ctx.kind === "dot") {
+        const refs = referencedTables(ctx.statement);
+        const table = refs[ctx.qualifier.toLowerCase()] || (ctx.qualifier.indexOf(".") > 0 ? ctx.qualifier : null);
+        const isDatabase = d.databases.some(function (db) { return db.value.toLowerCase() === ctx.qualifier.toLowerCase(); });
+        if (table && !isDatabase) {
+          const key = table.toLowerCase();
+          const answer = function () {
+            const cols = columnCache.get(key);
+            if (cols) callback(null, toAce(cols));
+            else roundTrip(text, cursor, prefix, callback);  // not a table we know: ask for the context
+          };
+          if (columnCache.has(key)) answer(); else requestColumns([table], answer);
+        } else {
+          roundTrip(text, cursor, prefix, callback);      // db. or catalog.: tables of another database
         }
-      }, 5000);
+      } else {
+        const tables = Object.keys(referencedTables(ctx.statement)).length ?
+          Array.from(new Set(Object.values(referencedTables(ctx.statement)))) : [];
+        const missing = tables.filter(function (t) { return !columnCache.has(t.toLowerCase()); });
+        const general = d.functions.concat(d.keywords);
+        if (!missing.length) { callback(null, toAce(columnsOf(tables).concat(general))); return; }
+        requestColumns(missing, function () { callback(null, toAce(columnsOf(tables).concat(general))); });
+      }
     },
   };
+
+  // The round trip for a context the dictionary cannot answer: one request, its answer kept.
+  function roundTrip(text, cursor, prefix, callback) {
+    const start = cursor - prefix.length;
+    const context = { text: text.slice(0, start) + text.slice(cursor), position: start };
+    const key = context.position + "\u0000" + context.text;
+    if (completionCache.has(key)) { callback(null, completionCache.get(key)); return; }
+    if (pending) finishPending([]);  // a newer context supersedes the old request
+    const id = nonce + "-c" + (++counter);
+    const value = { id: id, action: "complete", text: context.text, cursor: context.position,
+                    selection_start: context.position, selection_end: context.position };
+    pending = { ids: [id], key: key, callback: callback, tries: 0 };
+    const mine = pending;
+    post(value);  // wrapped in {events: [...]} like every other event
+    // Streamlit keeps only a component's latest value and collapses values sent during a rerun;
+    // the events list carries this request along, and a bounded resend covers the rest.
+    pending.timer = setInterval(function () {
+      if (pending !== mine) { clearInterval(mine.timer); return; }
+      mine.tries += 1;
+      if (mine.tries > 12) { finishPending([]); return; }
+      if (mine.tries === 2 || mine.tries === 6) {
+        const again = Object.assign({}, value, { id: id + "-r" + mine.tries });
+        mine.ids.push(again.id);
+        post(again);
+      }
+    }, 1000);
+  }
 
   function finishPending(items) {
     const done = pending;
@@ -119,22 +281,41 @@
       done.callback(null, items);
     }
   }
-  editor.completers = [gatewayCompleter];
+  editor.completers = [localCompleter];
 
   function receiveCompletions(answer) {
     if (!answer || !pending || pending.ids.indexOf(answer.id) < 0) return;
-    const total = answer.items.length;
-    const items = answer.items.map(function (item, index) {
-      return {
-        caption: item.value,
-        value: item.value,
-        meta: item.detail ? item.kind + " · " + item.detail : item.kind,
-        score: total - index,
-        docText: item.detail ? item.value + " — " + item.kind + ": " + item.detail : undefined,
-      };
-    });
+    const items = toAce(answer.items);
     completionCache.set(pending.key, items);
     finishPending(items);
+  }
+
+  // While the dictionary is loading (a cold session, or a new listing after DDL), ask again now and
+  // then: each ask is a rerun that ships it once it is there. Bounded; meanwhile the old dictionary
+  // (or, before the first one, round trips) answers.
+  let dictionaryAsks = 0;
+  let dictionaryTimer = null;
+  function askForDictionary() {
+    if (dictionaryTimer || dictionaryAsks >= 30) return;
+    dictionaryTimer = setTimeout(function () {
+      dictionaryTimer = null;
+      dictionaryAsks += 1;
+      post({ id: nonce + "-d" + (++counter), action: "dictionary" });
+    }, Math.min(8000, 500 * Math.pow(1.6, dictionaryAsks)));  // 0.5 s, 0.8 s, 1.3 s, … 8 s
+  }
+
+  function receiveDictionary(args) {
+    if (!args.dictionary) { if (!args.dict_fp) askForDictionary(); return; }
+    if (args.dict_fp === dictFp) return;
+    dictionaryAsks = 0;
+    dictionary = args.dictionary;
+    dictFp = args.dict_fp;
+    columnCache.clear();
+    completionCache.clear();
+    Object.keys(dictionary.columns || {}).forEach(function (name) {
+      columnCache.set(name.toLowerCase(), dictionary.columns[name]);
+    });
+    post({ id: nonce + "-d" + (++counter), action: "dictionary", dict_fp: dictFp });  // no need to send it again
   }
 
   // Open the popup where a name is expected even before a letter is typed.
@@ -173,9 +354,14 @@
     clearMarkers();
     if (debounceTimer) clearTimeout(debounceTimer);
     debounceTimer = setTimeout(function handOver() {
-      if (pending) { debounceTimer = setTimeout(handOver, debounceMs); return; }  // let completion finish
+      debounceTimer = null;
       if (editor.getValue() !== lastSentText) emit("change");
     }, debounceMs);
+  });
+
+  // Leaving the page (another page of the app, a reload, a closed tab): hand over what is unsaved.
+  window.addEventListener("pagehide", function () {
+    if (editor.getValue() !== lastSentText) emit("change");
   });
 
   // --- error marks ---------------------------------------------------------------------------
@@ -214,6 +400,10 @@
     if (args.debounce_ms) debounceMs = args.debounce_ms;
     if (typeof args.version === "number" && args.version !== knownVersion) {
       const firstRender = knownVersion === -1;
+      if (!firstRender && args.tab !== currentTab && editor.getValue() !== lastSentText) {
+        emit("change");  // the old tab's last keystrokes are saved before its text is replaced
+      }
+      currentTab = args.tab === undefined ? null : args.tab;
       knownVersion = args.version;
       if (editor.getValue() !== args.text) {
         editor.session.doc.setValue(args.text || "");
@@ -226,10 +416,12 @@
       completionCache.clear();
       if (firstRender) editor.focus();
     }
-    if (args.schema_generation !== undefined && args.schema_generation !== window._schemaGeneration) {
-      window._schemaGeneration = args.schema_generation;  // the catalog changed: ask again
-      completionCache.clear();
-    }
+    // Running while Python says so, or from our click until Python has seen that click.
+    if (localRunId !== null && (args.seen || []).indexOf(localRunId) >= 0) localRunId = null;
+    sentTexts.forEach(function (sent) { if ((args.seen || []).indexOf(sent.id) >= 0) savedText = sent.text; });
+    showRunning(!!args.running || localRunId !== null);
+    receiveDictionary(args);
+    receiveColumns(args.columns);
     receiveCompletions(args.completions);
     showMarkers(args.markers);
     setFrameHeight();

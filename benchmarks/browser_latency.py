@@ -1,0 +1,162 @@
+"""Latency as a user feels it, from a real browser (Debian's Chromium through Playwright).
+
+Prints p50 and p95 of:
+- keystroke to visible popup, warm context: the space after ``SELECT * FROM`` (tables from the
+  dictionary the editor holds);
+- keystroke to visible popup, cold context: ``SELECT t.`` over a table whose columns the editor has
+  not seen yet (one request to Python);
+- click on *Run all* to the first row on screen, for ``SELECT 1`` (and ``--join`` for the sample join).
+
+The workbench runs as ``streamlit run app.py`` on 127.0.0.1 with its own data directory; ``--tables N``
+first creates N real tables of ``--columns`` columns in the metastore (in a separate process, before
+the workbench starts: the embedded metastore admits one process). The popup is timed inside the page:
+from the keydown event to the first animation frame in which the popup shows the expected candidate.
+
+    .venv/bin/python benchmarks/browser_latency.py [--tables 2000] [--columns 20] [--runs 20]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.e2e.test_browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.e2e.test_editor import Workbench, editor_frame, open_editor, replace_text  # noqa: E402
+
+CREATE_TABLES = r"""
+import sys
+from gateway import GatewayService
+tables, columns = int(sys.argv[1]), int(sys.argv[2])
+gateway = GatewayService()
+session = gateway.open_session(name="bench-setup")
+cols = ", ".join(f"c{j} {'BIGINT' if j % 3 == 0 else 'STRING'}" for j in range(columns))
+gateway.create_sample_database(session)
+for i in range(tables):
+    gateway.configure_session(session, f"CREATE TABLE IF NOT EXISTS sample.bench_t{i:04d} ({cols}) USING parquet")
+gateway.close_session(session)
+gateway.shutdown()
+"""
+
+# Keydown -> the first frame in which the popup shows ``expected``; the result lands in window.__popupMs.
+MEASURE_POPUP = """(expected) => {
+  window.__popupMs = null;
+  const start = { t: null };
+  const onKey = (e) => { if (start.t === null) start.t = e.timeStamp || performance.now(); };
+  document.addEventListener("keydown", onKey, { capture: true, once: true });
+  const tick = () => {
+    const popup = document.querySelector(".ace_autocomplete");
+    const shown = popup && popup.style.display !== "none" && popup.innerText.split("\\n").some(l => l.trim() === expected);
+    if (start.t !== null && shown) { window.__popupMs = performance.now() - start.t; return; }
+    if (start.t === null || performance.now() - start.t < 10000) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}"""
+
+
+def pct(values, q):
+    values = sorted(values)
+    return values[min(len(values) - 1, max(0, round(q / 100 * (len(values) - 1))))]
+
+
+def show(name, values):
+    print(f"{name:<52} n={len(values):<3} p50 {pct(values, 50):8.1f} ms   p95 {pct(values, 95):8.1f} ms")
+
+
+def popup_ms(page, frame, before: str, key: str, expected: str) -> float:
+    page.keyboard.press("Escape")
+    replace_text(page, frame, before)
+    frame.evaluate(MEASURE_POPUP, expected)
+    page.keyboard.type(key)
+    frame.wait_for_function("window.__popupMs !== null", timeout=15_000)
+    return frame.evaluate("window.__popupMs")
+
+
+def click_to_rows_ms(page, frame, sql: str) -> float:
+    page.keyboard.press("Escape")
+    replace_text(page, frame, sql)
+    started = time.perf_counter()
+    frame.click("#run-all")
+    frame.wait_for_function("document.getElementById('status').style.display !== 'none'", timeout=10_000)
+    deadline = time.monotonic() + 120
+    while True:
+        idle = frame.evaluate("document.getElementById('status').style.display === 'none'")
+        if idle and page.locator('[data-testid="stDataFrame"]').count() > 0:
+            return (time.perf_counter() - started) * 1000
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no rows for {sql!r}")
+        page.wait_for_timeout(5)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=2000)
+    parser.add_argument("--columns", type=int, default=20)
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--join", action="store_true", help="also click-to-first-row for the sample join")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory(prefix="browser-latency-") as tmp:
+        data = Path(tmp)
+        env = dict(os.environ, WORKBENCH_DATA_DIR=str(data), WORKBENCH_SPARK_MASTER="local[2]")
+        started = time.monotonic()
+        subprocess.run([sys.executable, "-c", CREATE_TABLES, str(args.tables), str(args.columns)],
+                       cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        print(f"{args.tables} tables of {args.columns} columns (plus the sample database) in "
+              f"{time.monotonic() - started:.0f} s; load {os.getloadavg()[0]:.1f}")
+        bench = Workbench(data)
+        bench.start()
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+                page = browser.new_page(viewport={"width": 1400, "height": 1000})
+                page.set_default_timeout(120_000)
+                frame = open_editor(page, bench.url)
+                frame.wait_for_function("window.sqlEditorDictionary && window.sqlEditorDictionary()", timeout=120_000)
+                # The session's current database is "default": name the sample tables by database.
+                replace_text(page, frame, "USE sample")
+                page.keyboard.press("Control+Enter")
+                page.get_by_text("FINISHED").first.wait_for()
+                frame.wait_for_function("window.sqlEditorDictionary().relations.some(r => r.value === 'bench_t0000')",
+                                        timeout=120_000)
+                warm = [popup_ms(page, frame, "SELECT * FROM", " ", "bench_t0000") for _ in range(args.runs)]
+                cold = [_cold(page, frame, i) for i in range(1, args.runs + 1)]
+                select1 = [click_to_rows_ms(page, frame, "SELECT 1") for _ in range(args.runs)]
+                join = []
+                if args.join:
+                    join = [click_to_rows_ms(page, frame, "SELECT c.country, count(*) AS n FROM orders o JOIN "
+                                                          "customers c ON o.customer_id = c.id GROUP BY c.country")
+                            for _ in range(max(3, args.runs // 4))]
+                browser.close()
+        finally:
+            bench.stop()
+    print(f"machine load (1 min) {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    show("keystroke to popup, warm (SELECT * FROM ␣)", warm)
+    show("keystroke to popup, cold (t. of a table not seen yet)", cold)
+    show("click to first row, SELECT 1", select1)
+    if join:
+        show("click to first row, the sample join", join)
+
+
+def _cold(page, frame, i: int) -> float:
+    """``SELECT t.`` with the cursor after the dot, over a table whose columns the editor has not asked for."""
+    page.keyboard.press("Escape")
+    replace_text(page, frame, f" FROM bench_t{i:04d} t")
+    page.keyboard.press("Home")
+    page.keyboard.type("SELECT t")
+    frame.evaluate(MEASURE_POPUP, "c1")
+    page.keyboard.type(".")
+    frame.wait_for_function("window.__popupMs !== null", timeout=15_000)
+    return frame.evaluate("window.__popupMs")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,144 @@
+"""Editor tabs over the workbench store: each tab's draft is saved as the user types and outlives a
+page switch, a reload, a closed browser and a restart of the workbench.
+
+The store holds the tabs (title, text, order) of the user; this browser session holds which tab is
+active (also in the URL, ``?tab=…``, so a reload comes back to it) and each tab's run
+(``st.session_state.tab_runs``), so a query keeps running while another tab is shown.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import streamlit as st
+
+from gateway import LOCAL_USER, GatewayError
+
+from . import state
+
+ACTIVE_KEY = "active_tab"
+RUNS_KEY = "tab_runs"
+
+
+def user() -> str:
+    return LOCAL_USER
+
+
+def tabs(gateway) -> list:
+    """The user's tabs, in order; one is opened (with the example text) when there is none."""
+    found = gateway.list_tabs(user())
+    if not found:
+        found = [gateway.open_tab(user(), text=st.session_state.get("editor_text") or state.DEFAULT_SQL)]
+    return found
+
+
+def active(gateway, found: Optional[list] = None):
+    """The active tab (from this session, else the URL, else the one edited last)."""
+    found = found if found is not None else tabs(gateway)
+    wanted = st.session_state.get(ACTIVE_KEY) or st.query_params.get("tab")
+    tab = next((t for t in found if t.tab_id == wanted), None) or max(found, key=lambda t: t.updated_at)
+    if st.session_state.get(ACTIVE_KEY) != tab.tab_id:
+        activate(tab)
+    elif st.query_params.get("tab") != tab.tab_id:
+        st.query_params["tab"] = tab.tab_id   # a page switch drops the query string
+    return tab
+
+
+def activate(tab) -> None:
+    """Show ``tab``: its text goes into the editor (a new version), its run below it."""
+    st.session_state[ACTIVE_KEY] = tab.tab_id
+    if st.query_params.get("tab") != tab.tab_id:
+        st.query_params["tab"] = tab.tab_id
+    state.set_editor_text(tab.text)
+    st.session_state.current_run = runs().get(tab.tab_id)
+
+
+def runs() -> dict:
+    return st.session_state.setdefault(RUNS_KEY, {})
+
+
+def set_run(tab_id: str, run) -> None:
+    runs()[tab_id] = run
+    if st.session_state.get(ACTIVE_KEY) == tab_id:
+        st.session_state.current_run = run
+
+
+def save_text(gateway, tab_id: Optional[str], text: str) -> None:
+    """Keep the draft of ``tab_id`` (the active tab when None); say so if the store refuses it."""
+    tab_id = tab_id or st.session_state.get(ACTIVE_KEY)
+    if not tab_id:
+        return
+    try:
+        gateway.save_tab_text(user(), tab_id, text)
+    except GatewayError as exc:
+        st.toast(f"The draft could not be saved: {exc.message}", icon=":material/warning:")
+
+
+def open_new(gateway, text: str = "", title: Optional[str] = None):
+    """A new tab at the end, made active."""
+    tab = gateway.open_tab(user(), title, text)
+    activate(tab)
+    return tab
+
+
+def _label(tab, running: set) -> str:
+    return ("⏳ " if tab.tab_id in running else "") + tab.title
+
+
+def render_bar(gateway) -> object:
+    """The tab strip (pick, new) and the active tab's menu (rename, move, close); returns the active tab."""
+    found = tabs(gateway)
+    current = active(gateway, found)
+    running = {tab_id for tab_id, run in runs().items() if run is not None and not run.finished}
+    by_id = {t.tab_id: t for t in found}
+    # A click on the strip is a value that differs from the one this script put there last.
+    clicked = st.session_state.get("tab_strip")
+    if clicked in by_id and clicked != st.session_state.get("tab_strip_shown") and clicked != current.tab_id:
+        activate(by_id[clicked])
+        current = by_id[clicked]
+    st.session_state["tab_strip"] = st.session_state["tab_strip_shown"] = current.tab_id
+    strip, new, save, menu = st.columns([7, 1.6, 1.4, 1.3], vertical_alignment="center")
+    strip.segmented_control("Editor tabs", list(by_id), key="tab_strip", label_visibility="collapsed",
+                            format_func=lambda tab_id: _label(by_id[tab_id], running) if tab_id in by_id else "")
+    if new.button("New tab", key="tab_new", icon=":material/add:", help="Open an empty editor tab"):
+        open_new(gateway)
+        st.rerun()
+    with save.popover("Save", icon=":material/bookmark:", help="Save this tab's query under a name"):
+        from .saved_queries import save_form
+        save_form(gateway, current)
+    with menu.popover("Tab", icon=":material/more_horiz:", help="Rename, move or close this tab"):
+        title = st.text_input("Title", current.title, key=f"tab_title_{current.tab_id}", max_chars=200)
+        if st.button("Rename", key="tab_rename"):
+            try:
+                gateway.rename_tab(user(), current.tab_id, title)
+                st.rerun()
+            except GatewayError as exc:
+                st.error(exc.message)
+        left, right = st.columns(2)
+        position = current.position
+        if left.button("Move left", key="tab_left", icon=":material/chevron_left:", disabled=position == 0):
+            gateway.move_tab(user(), current.tab_id, position - 1)
+            st.rerun()
+        if right.button("Move right", key="tab_right", icon=":material/chevron_right:",
+                        disabled=position >= len(found) - 1):
+            gateway.move_tab(user(), current.tab_id, position + 1)
+            st.rerun()
+        if st.button("Close tab", key="tab_close", icon=":material/close:", type="primary",
+                     help="Close this tab and forget its draft (save it as a query first to keep it)"):
+            close(gateway, current.tab_id, found)
+            st.rerun()
+    return current
+
+
+def close(gateway, tab_id: str, found: list) -> None:
+    run = runs().pop(tab_id, None)
+    if run is not None and not run.finished:
+        from .runs import cancel_run
+        cancel_run(gateway, state.handle(), run)
+    gateway.close_tab(user(), tab_id)
+    rest = [t for t in found if t.tab_id != tab_id]
+    if rest:
+        index = min(next(i for i, t in enumerate(found) if t.tab_id == tab_id), len(rest) - 1)
+        activate(rest[index])
+    else:
+        st.session_state.pop(ACTIVE_KEY, None)
+        activate(gateway.open_tab(user(), text=""))
