@@ -11,7 +11,7 @@ from typing import Optional
 
 import streamlit as st
 
-from gateway import LOCAL_USER, GatewayError
+from gateway import GatewayError
 
 from . import state
 
@@ -20,7 +20,8 @@ RUNS_KEY = "tab_runs"
 
 
 def user() -> str:
-    return LOCAL_USER
+    """The logged-in user, whose tabs these are (``local`` without authentication)."""
+    return state.user()
 
 
 def tabs(gateway) -> list:
