@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -15,6 +14,7 @@ import pytest
 
 from gateway.core import data_lock
 from gateway.errors import DataDirectoryInUseError
+from ports import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 HOLD = ("import sys, time; from pathlib import Path; from gateway.core import data_lock; "
@@ -32,12 +32,6 @@ def _env(**extra) -> dict:
     return env
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def _python(code: str, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, env=_env(), capture_output=True,
                           text=True, timeout=120)
@@ -53,7 +47,7 @@ def test_the_running_gateway_holds_its_data_directory(gateway, config):
 def test_a_second_gateway_process_on_the_data_directory_is_refused_before_spark_starts(gateway, config):
     started = time.monotonic()
     result = subprocess.run(
-        [sys.executable, "-m", "gateway", "serve", "--port", str(_free_port())], cwd=ROOT,
+        [sys.executable, "-m", "gateway", "serve", "--port", str(free_port())], cwd=ROOT,
         env=_env(WORKBENCH_DATA_DIR=str(config.data_dir), WORKBENCH_SPARK_MASTER="local[1]"),
         capture_output=True, text=True, timeout=120)
     assert result.returncode == 2, result.stderr[-3000:]

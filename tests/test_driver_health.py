@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -21,6 +20,7 @@ from conftest import ROOT, wait_for
 from gateway.core.health import ENGINE_DIED_EXIT
 from gateway.models import OperationStatus, ResultType
 from rest_support import Http, http, server  # noqa: F401 - fixtures
+from ports import free_port
 
 SCAN = "SELECT id, id*2 AS v FROM range(0, 100000000, 1, 8)"
 BIG_FETCH = "SELECT id, repeat('x', 1000) AS pad FROM range(0, 3000000, 1, 1)"
@@ -56,15 +56,9 @@ def test_the_memory_guard_stops_the_newest_producing_statement(gateway, session,
     assert gateway.get_health()["status"] == "UP"
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def child(tmp_path_factory):
-    port = _free_port()
+    port = free_port()
     data = tmp_path_factory.mktemp("child-data")
     env = dict(os.environ, WORKBENCH_DATA_DIR=str(data), WORKBENCH_SPARK_MASTER="local[2]",
                WORKBENCH_SPARK_CONF='{"spark.driver.memory": "1g", "spark.sql.shuffle.partitions": "2"}',

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -18,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from rest_support import Http
+from ports import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 JDBC_JAR = Path("/usr/share/java/postgresql.jar")
@@ -27,17 +27,11 @@ FAILING = ("SELECT CASE WHEN id = 39 THEN CAST(raise_error('injected fault') AS 
 _DROPPED = ("PYSPARK_PYTHON", "SPARK_LOCAL_IP", "SPARK_LOCAL_DIRS", "PYSPARK_GATEWAY_PORT", "PYSPARK_GATEWAY_SECRET")
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 class Workbench:
     """``python -m gateway serve`` on its own data directory, in its own process group."""
 
     def __init__(self, name: str, base: Path, jdbc_url: str, warehouse: Path) -> None:
-        self.name, self.port = name, _free_port()
+        self.name, self.port = name, free_port()
         self.data_dir = base / name
         self.data_dir.mkdir()
         env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_") and k not in _DROPPED}

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -23,6 +22,7 @@ import pytest
 import pyspark
 
 from rest_support import Http
+from ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 SPARK_HOME = Path(pyspark.__file__).resolve().parent
@@ -30,12 +30,6 @@ START_TIMEOUT_S = 240  # a cold JVM under a loaded 2-core machine
 # What leaks from this test process (its local Spark) and must not reach the cluster's processes.
 _DROPPED = ("PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON", "SPARK_LOCAL_IP", "SPARK_LOCAL_DIRS", "SPARK_HOME",
             "PYSPARK_GATEWAY_PORT", "PYSPARK_GATEWAY_SECRET")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _env(**extra: str) -> dict:
