@@ -5,7 +5,10 @@ import streamlit as st
 
 from gateway import GatewayContract, GatewayError, GatewayService, PageSpec, SessionNotFoundError
 from gateway.rest import process_gateway
-from ui.login import user_gateway
+from ui import startup
+from ui.login import served, user_gateway
+
+STARTUP_WAIT_S = 0.3  # a warm process answers within this; a cold one shows the starting page
 
 st.set_page_config(page_title="Spark SQL Workbench", page_icon="⚡", layout="wide")
 
@@ -35,12 +38,11 @@ _SESSION_STATE = ("current_run", "history", "history_counter", "editor_request",
                   "schema_generation")
 
 
-@st.cache_resource(show_spinner="Starting Spark and the metastore (10-30 s on first start)…")
-def get_gateway() -> GatewayContract:
+def build_gateway() -> GatewayContract:
     """One gateway (and one root SparkSession) per process, shared by all browser sessions.
 
-    The metastore is touched once here, under the spinner, so its cold start (20 s and more
-    for a new embedded Derby database) does not land on a user's first click or keystroke.
+    The metastore is touched once here, while the page shows the editor (ui/startup.py), so its cold
+    start (20 s and more for a new embedded Derby database) does not land on a user's first click.
     """
     # The launcher (launch.py) may have built it already, with the REST API (rest.enabled) beside it.
     gateway = process_gateway(GatewayService)
@@ -50,6 +52,27 @@ def get_gateway() -> GatewayContract:
     finally:
         gateway.close_session(warm_up)
     return gateway
+
+
+@st.cache_resource(show_spinner=False)
+def gateway_starter() -> startup.GatewayStarter:
+    return startup.GatewayStarter(build_gateway)
+
+
+def started_gateway() -> GatewayContract:
+    """The process's gateway; while it starts, the editor takes typing (ui/startup.py stops the run here)."""
+    starter = gateway_starter()
+    # In a real server a cold start draws the starting page; Streamlit's AppTest waits for the gateway.
+    if not starter.wait(STARTUP_WAIT_S if served() else None):
+        startup.starting_page(starter)
+    if starter.error is not None:
+        gateway_starter.clear()  # the next reload tries again
+        message = starter.error.message if isinstance(starter.error, GatewayError) else str(starter.error)
+        st.error(f"The workbench could not start: {message}. Fix what it says, then reload the page.",
+                 icon=":material/error:")
+        st.stop()
+    startup.hand_over()
+    return starter.gateway
 
 
 def bind_session(gateway: GatewayContract) -> str:
@@ -80,7 +103,7 @@ def heartbeat_interval_s(gateway: GatewayContract) -> float:
     return max(5.0, min(60.0, idle / 3)) if idle > 0 else 300.0
 
 
-gateway = user_gateway(get_gateway())  # the logged-in user's view (a login form stops here)
+gateway = user_gateway(started_gateway())  # the logged-in user's view (a login form stops here)
 st.session_state.gateway = gateway
 bind_session(gateway)
 

@@ -21,6 +21,8 @@ from gateway.models import (LOCAL_USER, Candidate, Column, EditorTab, FunctionDe
                             StatementText, TableDetail, TableInfo, TableKind, UdfClass)
 from gateway.features.base import FeatureNotInstalledError, PageSpec  # noqa: E402
 from gateway.core.service import GatewayService  # noqa: E402
+# Completion before a gateway exists: the editor takes typing while Spark starts.
+from gateway.features.completion.completer import keyword_dictionary as startup_completion_dictionary  # noqa: E402
 
 __all__ = [
     "GatewayContract", "GatewayService", "WorkbenchConfig", "load_config",
@@ -33,6 +35,6 @@ __all__ = [
     "GatewayError", "ConfigurationError", "JavaNotFoundError", "SessionNotFoundError",
     "OperationNotFoundError", "SessionLimitError", "InvalidStatementError", "InvalidTokenError",
     "InvalidRequestError", "ObjectNotFoundError", "OperationStateError", "SqlExecutionError", "ResourceError",
-    "FeatureNotInstalledError", "PageSpec",
+    "FeatureNotInstalledError", "PageSpec", "startup_completion_dictionary",
     "Principal", "UserInfo", "ApiToken", "AdminSession", "AdminOperation", "AuthenticationError", "PermissionDeniedError",
 ]

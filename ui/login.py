@@ -38,7 +38,7 @@ def user_gateway(gateway: GatewayContract) -> GatewayContract:
 
 def _refuse_open_bind() -> None:
     """`streamlit run app.py` on a non-loopback address without auth: say so and serve nothing."""
-    if not _served():  # Streamlit's AppTest: no server, nothing bound
+    if not served():  # Streamlit's AppTest: no server, nothing bound
         return
     address = str(st.get_option("server.address") or "")
     if not _is_loopback(address):
@@ -49,7 +49,7 @@ def _refuse_open_bind() -> None:
         st.stop()
 
 
-def _served() -> bool:
+def served() -> bool:
     """Is a real Streamlit server running this script (AppTest puts a stand-in Runtime in its place)?"""
     from streamlit.runtime import Runtime
     return st.runtime.exists() and type(st.runtime.get_instance()) is Runtime

@@ -230,6 +230,13 @@ def dictionary(cache: SchemaCache, columns_of=None) -> dict:
     }
 
 
+def keyword_dictionary() -> dict:
+    """The dictionary an editor can complete from before any session exists (Spark still starting):
+    keywords only, in the shape of ``dictionary``; tables and functions come once Spark is up."""
+    return {"relations": [], "databases": [], "catalogs": [], "functions": [], "table_functions": [],
+            "keywords": [Candidate(k, "keyword").to_json() for k in KEYWORDS], "columns": {}}
+
+
 def _in_from_clause(before: str) -> bool:
     words = before.upper().split()
     for word in reversed(words):
