@@ -5,7 +5,7 @@ types and errors, the configuration, and ``GatewayService`` to start one.
 """
 __version__ = "0.1.0"
 
-from gateway.config import WorkbenchConfig, load_config  # noqa: E402
+from gateway.config import WorkbenchConfig, is_loopback, load_config  # noqa: E402
 from gateway.contract import GatewayContract  # noqa: E402
 from gateway.errors import (ConfigurationError, GatewayError, InvalidRequestError, InvalidStatementError,  # noqa: E402
                             InvalidTokenError, JavaNotFoundError, ObjectNotFoundError, OperationNotFoundError,
@@ -25,7 +25,7 @@ from gateway.core.service import GatewayService  # noqa: E402
 from gateway.features.completion.completer import keyword_dictionary as startup_completion_dictionary  # noqa: E402
 
 __all__ = [
-    "GatewayContract", "GatewayService", "WorkbenchConfig", "load_config",
+    "GatewayContract", "GatewayService", "WorkbenchConfig", "load_config", "is_loopback",
     "SessionHandle", "OperationHandle",
     "OperationStatus", "OperationType", "ResultType", "ResultSet", "OperationInfo", "Column", "StatementText",
     "OperationProgress", "JobProgress", "StageProgress", "Candidate",

@@ -5,6 +5,7 @@ the table in docs/configuration.md is checked against this list (and the feature
 """
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import tomllib
@@ -130,6 +131,16 @@ SETTINGS: tuple[Setting, ...] = (
 )
 
 AUTH_MODES = ("none", "builtin", "proxy", "oidc")
+
+
+def is_loopback(host: str) -> bool:
+    """Is ``host`` (a name or an address, IPv6 maybe in brackets) this machine only? Binds and Host headers."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def auth_mode(config: "WorkbenchConfig") -> str:

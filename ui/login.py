@@ -18,7 +18,7 @@ from typing import Optional
 
 import streamlit as st
 
-from gateway import AuthenticationError, GatewayContract, GatewayError, Principal
+from gateway import AuthenticationError, GatewayContract, GatewayError, Principal, is_loopback
 
 PRINCIPAL = "principal"
 
@@ -41,7 +41,7 @@ def _refuse_open_bind() -> None:
     if not served():  # Streamlit's AppTest: no server, nothing bound
         return
     address = str(st.get_option("server.address") or "")
-    if not _is_loopback(address):
+    if not is_loopback(address):
         st.error(f"This workbench listens on {address or 'every address'} without authentication, so it serves "
                  f"nothing: anyone who reaches it could run SQL as its process. Set auth.mode "
                  f"(WORKBENCH_AUTH_MODE) to builtin, proxy or oidc (docs/users.md), or bind 127.0.0.1.",
@@ -53,15 +53,6 @@ def served() -> bool:
     """Is a real Streamlit server running this script (AppTest puts a stand-in Runtime in its place)?"""
     from streamlit.runtime import Runtime
     return st.runtime.exists() and type(st.runtime.get_instance()) is Runtime
-
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 def _principal(gateway: GatewayContract, mode: str) -> Optional[Principal]:

@@ -27,21 +27,13 @@ from gateway import GatewayContract, GatewayError
 from gateway.errors import AuthenticationError, ConfigurationError
 from gateway.identity import Principal
 from gateway.rest.encoding import JSONBytes
+from gateway.config import is_loopback
 from gateway.rest.errors import error_body
 
 log = logging.getLogger(__name__)
 
 OPEN_PATHS = frozenset({"/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc"})
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
-
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 def _host_name(value: str) -> str:
@@ -65,7 +57,7 @@ class AuthMiddleware:
         self.app = app
         self.service = service
         self.legacy_token = legacy_token or None
-        self.check_host = bind_host is not None and _is_loopback(bind_host)
+        self.check_host = bind_host is not None and is_loopback(bind_host)
         self.mode = mode
         self.proxy_header = proxy_header.lower().encode("latin-1")
         self.trusted = [ipaddress.ip_network(str(entry), strict=False) for entry in trusted_proxies]

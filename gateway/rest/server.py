@@ -4,7 +4,6 @@ A non-loopback address without a token is refused: the API runs any SQL with the
 """
 from __future__ import annotations
 
-import ipaddress
 import logging
 import threading
 import time
@@ -13,19 +12,11 @@ from typing import Callable, Optional
 import uvicorn
 
 from gateway import ConfigurationError, GatewayContract
+from gateway.config import is_loopback
 from gateway.rest.app import create_app
 
 log = logging.getLogger(__name__)
 START_TIMEOUT_S = 30.0
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 def check_bind(host: str, token: Optional[str], auth: str = "none") -> None:
