@@ -48,8 +48,9 @@ def render_run(gateway, session, run: Run) -> None:
         return
     _record_finish(run)
     _status_line(run)
-    if run.canceled:
-        st.info("Canceled: the statement and its Spark jobs were stopped. The session is ready for the "
+    if run.status == "CANCELED":
+        who = "Canceled by an admin or another client" if run.canceled_elsewhere else "Canceled"
+        st.info(f"{who}: the statement and its Spark jobs were stopped. The session is ready for the "
                 "next statement.", icon=":material/stop_circle:")
         return
     if run.error:

@@ -139,8 +139,14 @@ class Run:
         return (end or time.monotonic()) - self.started
 
     @property
+    def canceled_elsewhere(self) -> bool:
+        """Canceled by someone else (an admin, a REST client): the operation ended CANCELED, not by this page."""
+        info = self.spool.info if self.spool is not None else None
+        return not self.canceled and info is not None and info.status is OperationStatus.CANCELED
+
+    @property
     def status(self) -> str:
-        if self.canceled:
+        if self.canceled or self.canceled_elsewhere:
             return "CANCELED"
         if self.error:
             return "ERROR"
@@ -186,7 +192,7 @@ def finish_history(entry: HistoryEntry, run: Run) -> None:
     entry.status = run.status
     entry.duration_s = round(run.elapsed_s, 3)
     entry.rows = run.spool.total if run.spool else None
-    entry.error_class = None if run.canceled else (run.error or {}).get("error_class")
+    entry.error_class = None if run.status == "CANCELED" else (run.error or {}).get("error_class")
 
 
 def operation_status(gateway, session, run: Run) -> Optional[OperationStatus]:
