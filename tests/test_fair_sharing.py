@@ -90,6 +90,77 @@ def test_fair_scheduler_gives_each_session_its_pool(gateway):
         gateway.close_session(b)
 
 
+LONG_SCAN = "SELECT sum(id % 7) FROM range(0, 20000000000, 1, 2000)"  # many short tasks, minutes in all
+
+
+def test_statements_with_inputs_spark_proves_tiny_take_the_small_lane(gateway):
+    from gateway.spark.scheduler import SMALL_POOL, SMALL_POOL_MIN_SHARE, pool_for
+
+    context = gateway.root.sparkContext
+    allocation = context.getConf().get("spark.scheduler.allocation.file")
+    assert allocation and SMALL_POOL in open(allocation, encoding="utf-8").read()
+    pool = context._jsc.sc().getPoolForName(SMALL_POOL)  # Spark read the file: the pool is needy at 0 tasks
+    assert pool.isDefined() and pool.get().minShare() == SMALL_POOL_MIN_SHARE
+    handle = gateway.open_session(name="lanes")
+    spark = gateway.sessions.get(handle).spark
+    try:
+        spark.sql("DROP TABLE IF EXISTS lane_ten")
+        spark.sql("CREATE TABLE lane_ten USING parquet AS SELECT id FROM range(10)")
+        small = ["SELECT 1", "SELECT count(*), sum(id) FROM lane_ten", "SELECT * FROM range(100) WHERE id > 5",
+                 "SELECT a.id FROM range(10) a JOIN range(10) b ON a.id = b.id"]
+        session_pool = ["SELECT sum(id) FROM range(0, 100000000)",        # 800 MB of input
+                        "SELECT count(*) FROM range(1000) a CROSS JOIN range(1000) b",  # tiny inputs, 10^6 rows
+                        "SELECT count(*) FROM (SELECT explode(sequence(1, 10000000)))"]  # a generator multiplies
+        assert [pool_for(spark.sql(q), "mine") for q in small] == [SMALL_POOL] * len(small)
+        assert [pool_for(spark.sql(q), "mine") for q in session_pool] == ["mine"] * len(session_pool)
+        assert pool_for(spark.sql("SHOW DATABASES"), "mine") == "mine"  # rows in the driver: no job at all
+    finally:
+        spark.sql("DROP TABLE IF EXISTS lane_ten")
+        gateway.close_session(handle)
+
+
+def test_a_short_statement_finishes_beside_more_long_scans_than_cores(gateway):
+    """Six sessions' long scans on local[2]: another session's short statements finish within seconds.
+
+    Before the small lane, the other session's pool (its name sorting after the six busy ones)
+    lost every tie for a free core and waited for the scans to end (minutes).
+    """
+    scanners = [gateway.open_session(name=f"scan-{n}") for n in range(6)]
+    other = gateway.open_session(name="short")  # opened last: its pool's name sorts after theirs
+    ops = []
+    try:
+        run_all(gateway, other, "DROP TABLE IF EXISTS fair_ten")
+        run_all(gateway, other, "CREATE TABLE fair_ten USING parquet AS SELECT id, id % 3 AS k FROM range(10)")
+        cases = [("SELECT 1 AS one", [[1]]),
+                 ("SELECT k, count(*), sum(id) FROM fair_ten GROUP BY k ORDER BY k", [[0, 4, 18], [1, 3, 12], [2, 3, 15]])]
+        alone = {}
+        for statement, expected in cases:  # once alone: what is measured below is the wait for cores,
+            started = time.monotonic()     # not the first planning and code generation (CPU-bound under load)
+            assert run_all(gateway, other, statement, timeout_s=60)[1] == expected
+            alone[statement] = time.monotonic() - started
+            print(f"\n{statement!r} alone: {alone[statement] * 1000:.0f} ms")
+        ops = [gateway.execute_statement(s, LONG_SCAN) for s in scanners]
+        assert wait_for(lambda: all(gateway.get_operation_info(s, op).job_ids for s, op in zip(scanners, ops)), 30)
+        time.sleep(1.0)  # every scan has tasks running or waiting
+        for statement, expected in cases:
+            started = time.monotonic()
+            _, rows, _ = run_all(gateway, other, statement, timeout_s=60)
+            took = time.monotonic() - started
+            print(f"\n{statement!r} of another session beside 6 long scans on local[2]: {took * 1000:.0f} ms")
+            assert rows == expected
+            # 5 s; on a machine so loaded that the statement alone took seconds, twice that plus 1 s.
+            # Without the small lane the short statement waits for the scans: minutes.
+            assert took < max(5.0, 2 * alone[statement] + 1.0), (took, alone[statement])
+        assert [status(gateway, s, op) for s, op in zip(scanners, ops)] == [OperationStatus.RUNNING] * 6
+    finally:
+        for s, op in zip(scanners, ops):
+            gateway.cancel_operation(s, op)
+        for s in scanners:
+            gateway.close_session(s)
+        run_all(gateway, other, "DROP TABLE IF EXISTS fair_ten")
+        gateway.close_session(other)
+
+
 def test_configure_session_waits_at_most_its_timeout_over_http(http, gateway, hog, monkeypatch):  # noqa: F811
     handle, _ = hog
     assert wait_for(lambda: gateway.operations.running_and_waiting(handle)[1] > 0, 30)

@@ -23,6 +23,7 @@ from gateway.core.serialization import error_json, type_json
 from gateway.spark.conf import restore_conf
 from gateway.spark.errors import ENGINE_ERRORS, is_engine_failure
 from gateway.spark.jobs import clear_job_group, use_scheduler_pool
+from gateway.spark.scheduler import pool_for
 from gateway.core.statements import MAX_NESTING, Statement, StatementKind, split_script
 
 log = logging.getLogger(__name__)
@@ -104,6 +105,7 @@ class StatementRunner:
                                            "RUNNING", line=statement.line)
                 operation.summaries.append(summary)
                 WRITES.catch_up(session)  # another session's write since: forget cached tables
+                use_scheduler_pool(spark, session.scheduler_pool)  # a command's jobs run in spark.sql
                 if may_write(statement):
                     try:
                         df = self.dataframe(session, statement)
@@ -111,6 +113,9 @@ class StatementRunner:
                         WRITES.bump()  # done or failed, it may have changed files: others refresh
                 else:
                     df = self.dataframe(session, statement)
+                # Inputs Spark proves tiny (SELECT 1, a 10-row table): the scheduler's small lane,
+                # which takes the next free core ahead of every session's long scan.
+                use_scheduler_pool(spark, pool_for(df, session.scheduler_pool))
                 last = statement.index == len(statements) - 1
                 if not last:
                     summary.rows = self._drain(df, session.timezone)

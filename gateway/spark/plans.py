@@ -68,3 +68,42 @@ def proven_max_rows(df) -> Optional[int]:
     # Scala's Option as text ("Some(10)" or "None"): one Py4J round trip fewer than asking it.
     match = _SOME.fullmatch(str(jdf.queryExecution().optimizedPlan().maxRows().toString()))
     return int(match.group(1)) if match else None
+
+
+# Inputs this small make a statement run in the scheduler's small lane (gateway/spark/scheduler.py).
+SMALL_INPUT_BYTES = 1 << 20
+_MAX_LEAVES = 16
+_MULTIPLYING = re.compile(r"^[\s+:\-]*(Generate|Join) ", re.MULTILINE)
+
+
+def proven_small_input(df, max_bytes: int = SMALL_INPUT_BYTES) -> bool:
+    """True when Spark proves every input of the statement tiny: it reads at most ``max_bytes``.
+
+    Catalyst's statistics of each leaf of the optimized plan: a file table's size on disk,
+    ``range(n)`` 8n bytes, a VALUES list or ``SELECT 1`` its rows; a table without statistics
+    (Hive without ANALYZE) counts as Spark's default, which is huge. A generator (``explode``) makes
+    no claim; a join only when the product of its inputs' sizes is within ``max_bytes`` too
+    (a cross join of two 1,000-row ranges multiplies). More than 16 inputs are not looked at.
+    """
+    plan = jdataframe(df, Capability.PLAN_INTERNALS, "the size Spark proves for a plan's inputs") \
+        .queryExecution().optimizedPlan()
+    leaves = plan.collectLeaves()
+    count = leaves.size()
+    if count == 0 or count > _MAX_LEAVES:
+        return False
+    sizes = []
+    for i in range(count):
+        size = leaves.apply(i).stats().sizeInBytes()  # Scala's BigInt (Py4J hands a small one over as int)
+        sizes.append(size if isinstance(size, int) else int(size.toString()))
+        if sum(sizes) > max_bytes:
+            return False
+    multiplying = {match.group(1) for match in _MULTIPLYING.finditer(plan.toString())}
+    if "Generate" in multiplying:
+        return False
+    if "Join" in multiplying:
+        product = 1
+        for size in sizes:
+            product *= max(size, 1)
+            if product > max_bytes:
+                return False
+    return True

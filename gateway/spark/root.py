@@ -15,6 +15,7 @@ from gateway.config import WorkbenchConfig
 from gateway.errors import ConfigurationError, JavaNotFoundError
 from gateway.spark.backend import Capability, jcontext, jvm, supports
 from gateway.spark.metastore import ensure_schema, java_binary, jdbc_conf
+from gateway.spark.scheduler import ALLOCATION_FILE, write_allocation_file
 
 MIN_JAVA = 17
 _INSTALL_HINT = ("Install Java 17 or newer (Debian/Ubuntu: apt-get install openjdk-17-jdk-headless) "
@@ -58,6 +59,8 @@ def spark_conf(config: WorkbenchConfig) -> dict[str, str]:
         # Each session's jobs run in their own pool (gateway/core/executor.py): one session's long
         # scans share the cores with another's short statement instead of queueing it behind them.
         "spark.scheduler.mode": "FAIR",
+        # Its pools (gateway/spark/scheduler.py): the lane of proven-small statements wins free cores.
+        "spark.scheduler.allocation.file": str(data / ALLOCATION_FILE),
     }
     if config["spark.master"].startswith("local"):
         conf["spark.driver.host"] = "127.0.0.1"
@@ -132,8 +135,11 @@ def get_or_create_root(config: WorkbenchConfig):
             ensure_schema(config, java_binary())  # once, on purpose, before Spark: never lazily (deadlocks)
         for sub in ("warehouse", "metastore", "tmp"):
             (config.data_dir / sub).mkdir(parents=True, exist_ok=True)
+        conf = spark_conf(config)
+        if conf["spark.scheduler.allocation.file"] == str(config.data_dir / ALLOCATION_FILE):
+            write_allocation_file(config.data_dir / ALLOCATION_FILE)  # not the user's own file
         builder = SparkSession.builder.master(config["spark.master"]).appName(config["spark.app_name"])
-        for key, value in spark_conf(config).items():
+        for key, value in conf.items():
             builder = builder.config(key, value)
         if config["metastore.hive_support"]:
             builder = builder.enableHiveSupport()
