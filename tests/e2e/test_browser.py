@@ -86,18 +86,23 @@ def shots():
     return ARTIFACTS
 
 
-def editor_frame(page):
-    """The Ace component's frame, once its editor is up."""
-    deadline = time.monotonic() + 120
+def editor_frame(page, timeout_s: float = 120, while_starting: bool = False):
+    """The Ace component's frame once its editor is up (a new frame after each page load).
+
+    While Spark starts the page shows a start-up editor (ui/startup.py) that is replaced when Spark is
+    up; unless ``while_starting``, its frame is not the one wanted, so this waits for the real page.
+    """
+    deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        for frame in page.frames:
-            if "sql_editor" in frame.url:
-                try:
-                    if frame.evaluate("!!window.sqlEditor"):
-                        return frame
-                except Exception:
-                    pass
-        page.wait_for_timeout(250)
+        if while_starting or not page.get_by_text("Spark is starting").count():
+            for frame in page.frames:
+                if "sql_editor" in frame.url:
+                    try:
+                        if frame.evaluate("!!window.sqlEditor"):
+                            return frame
+                    except Exception:  # noqa: BLE001 - the frame is being replaced
+                        pass
+        page.wait_for_timeout(100)
     raise AssertionError("the SQL editor component did not load")
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_browser import CHROMIUM, CHROMIUM_ARGS, ROOT, free_port
+from tests.e2e.test_browser import CHROMIUM, CHROMIUM_ARGS, ROOT, editor_frame, free_port
 
 ARTIFACTS = ROOT / "test-artifacts" / "e2e-editor"
 START_TIMEOUT_S = 240
@@ -110,21 +110,6 @@ def page(workbench):
 
 def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
-
-
-def editor_frame(page, timeout_s: float = 120):
-    """The Ace component's frame once its editor is up (a new frame after each page load)."""
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        for frame in page.frames:
-            if "sql_editor" in frame.url:
-                try:
-                    if frame.evaluate("!!window.sqlEditor"):
-                        return frame
-                except Exception:  # noqa: BLE001 - the frame is being replaced
-                    pass
-        page.wait_for_timeout(100)
-    raise AssertionError("the SQL editor component did not load")
 
 
 def open_editor(page, url: str):

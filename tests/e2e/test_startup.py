@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_browser import CHROMIUM, CHROMIUM_ARGS
-from tests.e2e.test_editor import ARTIFACTS, Workbench, editor_frame, replace_text
+from tests.e2e.test_browser import CHROMIUM, CHROMIUM_ARGS, editor_frame
+from tests.e2e.test_editor import ARTIFACTS, Workbench, replace_text
 
 EARLY = "SELECT 'typed while Spark started' AS early"
 
@@ -39,7 +39,7 @@ def test_the_editor_takes_typing_while_spark_starts_and_runs_when_it_is_up(cold_
             page.goto(cold_workbench.url)
             starting = page.get_by_text("Spark is starting")
             starting.wait_for(timeout=30_000)
-            frame = editor_frame(page, 30)
+            frame = editor_frame(page, 30, while_starting=True)
             # Keywords complete from the browser's dictionary while there is no Spark yet.
             replace_text(page, frame, "SELEC")
             frame.evaluate("window.sqlEditor.execCommand('startAutocomplete')")
