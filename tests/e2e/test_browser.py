@@ -89,19 +89,19 @@ def shots():
 def editor_frame(page, timeout_s: float = 120, while_starting: bool = False):
     """The Ace component's frame once its editor is up (a new frame after each page load).
 
-    While Spark starts the page shows a start-up editor (ui/startup.py) that is replaced when Spark is
-    up; unless ``while_starting``, its frame is not the one wanted, so this waits for the real page.
+    While Spark starts the page shows a start-up editor (ui/startup.py), replaced when Spark is up; it
+    edits no tab. Unless ``while_starting``, only an editor of a tab is the one wanted.
     """
+    wanted = "!!window.sqlEditor" + ("" if while_starting else " && !!window.sqlEditorTab()")
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        if while_starting or not page.get_by_text("Spark is starting").count():
-            for frame in page.frames:
-                if "sql_editor" in frame.url:
-                    try:
-                        if frame.evaluate("!!window.sqlEditor"):
-                            return frame
-                    except Exception:  # noqa: BLE001 - the frame is being replaced
-                        pass
+        for frame in page.frames:
+            if "sql_editor" in frame.url:
+                try:
+                    if frame.evaluate(wanted):
+                        return frame
+                except Exception:  # noqa: BLE001 - the frame is being replaced
+                    pass
         page.wait_for_timeout(100)
     raise AssertionError("the SQL editor component did not load")
 

@@ -54,6 +54,7 @@
   let savedText = null;
   window.sqlEditorSaved = function () { return savedText; };
   window.sqlEditorDictionary = function () { return dictionary; };
+  window.sqlEditorTab = function () { return currentTab; };  // null in the start-up editor (ui/startup.py)
 
   // --- the running state, shown here at the click (before Python's rerun draws it) -------------
   let localRunId = null;
