@@ -11,7 +11,7 @@ state.show_session_notice()
 first_run.context_caption(gateway, session)
 with st.sidebar:
     st.selectbox("Rows to show", DISPLAY_LIMITS, key="display_limit", format_func=lambda n: f"{n:,}",
-                 help="The grid and chart show this many rows; the CSV download always holds the full result.")
+                 help="The grid and chart show this many rows; the CSV and Parquet downloads always hold the full result.")
 
 editor_panel.render(gateway, session)
 

@@ -12,7 +12,7 @@ import streamlit as st
 
 from gateway import GatewayError
 
-from . import state, tabs
+from . import downloads, state, tabs
 from .runs import DISPLAY_LIMITS, HistoryEntry, Run, start_run
 from .sql_editor import sql_editor
 
@@ -59,6 +59,7 @@ def launch(gateway, session, sql: str, offset: int, editor_text: str) -> Optiona
         current.spool.discard()
     limit = st.session_state.get("display_limit", DISPLAY_LIMITS[0])
     run = start_run(gateway, session, sql, offset, editor_text, limit, _spool_dir(gateway))
+    run.name = _download_name(gateway, tab_id, sql)
     entry = HistoryEntry(state.next_history_id(), sql, time.time())
     run.history_id = entry.id
     state.history().append(entry)
@@ -71,6 +72,20 @@ def launch(gateway, session, sql: str, offset: int, editor_text: str) -> Optiona
         if run.spool.first_page.is_set():
             run.spool.done.wait(0.3)
     return run
+
+
+def _download_name(gateway, tab_id: Optional[str], sql: str) -> str:
+    """The downloads' name: the tab's saved query, else the tab's own title, else the statement's first words."""
+    saved_name = title = None
+    saved_id = st.session_state.get("tab_saved_query", {}).get(tab_id) if tab_id else None
+    try:
+        if saved_id:
+            saved_name = gateway.get_saved_query(tabs.user(), saved_id).name
+        if tab_id:
+            title = next((t.title for t in gateway.list_tabs(tabs.user()) if t.tab_id == tab_id), None)
+    except GatewayError:
+        pass  # a deleted saved query or closed tab: the statement names the file
+    return downloads.query_name(sql, title, saved_name)
 
 
 def _spool_dir(gateway) -> Optional[str]:
