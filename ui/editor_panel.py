@@ -6,7 +6,7 @@ import json
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor, TimeoutError as FutureTimeout
-from typing import Optional
+from typing import Callable, Optional
 
 import streamlit as st
 
@@ -189,8 +189,12 @@ def completion_dictionary(gateway, session, value) -> tuple[Optional[dict], Opti
     return (None if held == fingerprint else found), fingerprint
 
 
-def render(gateway, session) -> None:
-    """Handle a pending request or editor event, then draw the editor."""
+def render(gateway, session, before_editor: Optional[Callable[[], None]] = None) -> None:
+    """Handle a pending request or editor event, then draw the editor.
+
+    ``before_editor`` draws the result area (in its own container, below the editor on the page) before
+    the editor component: the component stops hiding the last result (see editor.js) when it hears
+    that Python saw the click, and by then the area must already show the new run."""
     tab = tabs.render_bar(gateway)
     request = state.pop_editor_request()
     if request:
@@ -209,6 +213,8 @@ def render(gateway, session) -> None:
             st.session_state.setdefault("tab_saved_query", {})[tab.tab_id] = request["saved_id"]
         if request.get("action") == "run_all":
             launch(gateway, session, request["text"], 0, request["text"])
+    if before_editor is not None:
+        before_editor()
     editor(gateway, session, tab.tab_id)
 
 
