@@ -305,6 +305,10 @@ class GatewayContract(Protocol):
                      overwrite: bool = False) -> dict:
         """The plan of a SELECT, INSERT or CTAS (nothing runs); written to ``path`` when given."""
 
+    def execute_plan(self, session: SessionHandle, plan: str) -> OperationHandle:
+        """Run a plan file as ``EXECUTE PLAN 'file'`` does, asynchronously like ``execute_statement``: the
+        plan's statement runs only if nothing it depends on changed, else the operation's error says what."""
+
     def explain_plan(self, session: SessionHandle, plan) -> dict:
         """A plan (file name or dict) and its differences from the session now: ``{plan, differences, path}``."""
 

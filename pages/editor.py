@@ -11,15 +11,24 @@ state.show_session_notice()
 first_run.context_caption(gateway, session)
 with st.sidebar:
     st.selectbox("Rows to show", DISPLAY_LIMITS, key="display_limit", format_func=lambda n: f"{n:,}",
-                 help="The grid and chart show this many rows; the CSV download always holds the full result.")
+                 help="The grid and chart show this many rows; the CSV and Parquet downloads always hold the full result.")
 
-editor_panel.render(gateway, session)
+# The result area sits below the editor but is drawn first (see editor_panel.render): from a click on
+# Run until Python has seen it the editor hides this area, and it must show the new run by then.
+editor_area, result_area = st.container(), st.container(key="editor_result")
 
-run = st.session_state.get("current_run")
-if run is None:
-    first_run.editor_welcome(gateway, session)
-else:
-    results.render_run(gateway, session, run)
+
+def show_result() -> None:
+    with result_area:
+        run = st.session_state.get("current_run")
+        if run is None:
+            first_run.editor_welcome(gateway, session)
+        else:
+            results.render_run(gateway, session, run)
+
+
+with editor_area:
+    editor_panel.render(gateway, session, before_editor=show_result)
 
 st.divider()
 history_tab, saved_tab = st.tabs(["History", "Saved queries"])

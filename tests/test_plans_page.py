@@ -55,3 +55,54 @@ def test_bad_statement_shows_an_error_and_page_stays_up(gateway, session):
     at.button(key="plan_compile").click().run()
     assert not at.exception
     assert "cannot be compiled into a plan" in at.error[0].value
+
+
+def test_execute_a_plan_file_and_see_its_result(gateway, session):
+    import time
+    name = f"exec-{session}.json"
+    at = page(gateway, session, editor_sql="SELECT id, id * 10 AS tens FROM range(4) WHERE id > 0")
+    at.text_input(key="plan_file").set_value(name)
+    at.button(key="plan_compile").click().run()
+    assert not at.error, at.error
+    at.selectbox(key="plan_check_file").set_value(name)
+    at.button(key="plan_execute").click().run()
+    deadline = time.monotonic() + 90
+    while at.session_state["plan_run"].status == "RUNNING" and time.monotonic() < deadline:
+        time.sleep(0.2)
+        at.run()
+    at.run()
+    assert not at.exception and not at.error, at.error
+    assert at.session_state["plan_run"].status == "FINISHED"
+    grid = at.dataframe[-1].value
+    assert grid["id"].tolist() == [1, 2, 3] and grid["tens"].tolist() == [10, 20, 30]
+    assert any(name in header.value for header in at.subheader)
+
+
+def test_execute_plan_refuses_a_missing_file_and_a_plan_whose_table_changed(gateway, session):
+    import pytest
+    from gateway import GatewayError
+    with pytest.raises(GatewayError, match="missing-plan"):
+        gateway.execute_plan(session, "missing-plan.json")
+    with pytest.raises(GatewayError, match="plan file"):
+        gateway.execute_plan(session, "")
+    table = f"plan_exec_{str(session).replace('-', '_')}"
+    gateway.configure_session(session, f"CREATE TABLE {table} (a INT) USING parquet")
+    try:
+        name = f"changed-{session}.json"
+        gateway.compile_plan(session, f"SELECT a FROM {table}", name)
+        gateway.configure_session(session, f"DROP TABLE {table}")
+        gateway.configure_session(session, f"CREATE TABLE {table} (a STRING, b INT) USING parquet")
+        at = page(gateway, session)
+        at.selectbox(key="plan_check_file").set_value(name)
+        at.button(key="plan_execute").click().run()
+        import time
+        deadline = time.monotonic() + 90
+        while at.session_state["plan_run"].status == "RUNNING" and time.monotonic() < deadline:
+            time.sleep(0.2)
+            at.run()
+        at.run()
+        assert not at.exception
+        assert at.session_state["plan_run"].status == "ERROR"
+        assert at.error and table in "".join(c.value for c in at.code)
+    finally:
+        gateway.configure_session(session, f"DROP TABLE IF EXISTS {table}")

@@ -74,3 +74,18 @@ def test_split_and_format_a_script(http, rest_session):
     broken = http("POST", f"/v2/sessions/{rest_session}/format", {"statement": "SELECT ((("})
     assert broken.status == 400 and "cannot be formatted" in broken.body["root_cause"]
     assert http("POST", f"/v2/sessions/{UNKNOWN}/split", {"statement": "SELECT 1"}).status == 404
+
+
+def test_execute_a_plan_file_and_fetch_its_rows(http, rest_session):
+    name = f"rest-exec-{rest_session}.json"
+    compiled = http("POST", f"/v2/sessions/{rest_session}/plans/compile",
+                    {"statement": "SELECT id * 3 AS x FROM range(3)", "path": name})
+    assert compiled.status == 200, compiled.body
+    run = http("POST", f"/v2/sessions/{rest_session}/plans/execute", {"plan": name})
+    assert run.status == 200, run.body
+    _, rows, _ = http.fetch_all(rest_session, run.body["operationHandle"])
+    assert rows == [[0], [3], [6]]
+    missing = http("POST", f"/v2/sessions/{rest_session}/plans/execute", {"plan": "no-such-plan.json"})
+    assert missing.status in (400, 404) and "no-such-plan.json" in missing.body["root_cause"]
+    empty = http("POST", f"/v2/sessions/{rest_session}/plans/execute", {"plan": ""})
+    assert empty.status == 400 and "plan file" in empty.body["root_cause"]

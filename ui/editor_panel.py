@@ -6,13 +6,13 @@ import json
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor, TimeoutError as FutureTimeout
-from typing import Optional
+from typing import Callable, Optional
 
 import streamlit as st
 
 from gateway import GatewayError
 
-from . import state, tabs
+from . import downloads, state, tabs
 from .runs import DISPLAY_LIMITS, HistoryEntry, Run, start_run
 from .sql_editor import sql_editor
 
@@ -59,6 +59,7 @@ def launch(gateway, session, sql: str, offset: int, editor_text: str) -> Optiona
         current.spool.discard()
     limit = st.session_state.get("display_limit", DISPLAY_LIMITS[0])
     run = start_run(gateway, session, sql, offset, editor_text, limit, _spool_dir(gateway))
+    run.name = _download_name(gateway, tab_id, sql)
     entry = HistoryEntry(state.next_history_id(), sql, time.time())
     run.history_id = entry.id
     state.history().append(entry)
@@ -71,6 +72,20 @@ def launch(gateway, session, sql: str, offset: int, editor_text: str) -> Optiona
         if run.spool.first_page.is_set():
             run.spool.done.wait(0.3)
     return run
+
+
+def _download_name(gateway, tab_id: Optional[str], sql: str) -> str:
+    """The downloads' name: the tab's saved query, else the tab's own title, else the statement's first words."""
+    saved_name = title = None
+    saved_id = st.session_state.get("tab_saved_query", {}).get(tab_id) if tab_id else None
+    try:
+        if saved_id:
+            saved_name = gateway.get_saved_query(tabs.user(), saved_id).name
+        if tab_id:
+            title = next((t.title for t in gateway.list_tabs(tabs.user()) if t.tab_id == tab_id), None)
+    except GatewayError:
+        pass  # a deleted saved query or closed tab: the statement names the file
+    return downloads.query_name(sql, title, saved_name)
 
 
 def _spool_dir(gateway) -> Optional[str]:
@@ -174,8 +189,12 @@ def completion_dictionary(gateway, session, value) -> tuple[Optional[dict], Opti
     return (None if held == fingerprint else found), fingerprint
 
 
-def render(gateway, session) -> None:
-    """Handle a pending request or editor event, then draw the editor."""
+def render(gateway, session, before_editor: Optional[Callable[[], None]] = None) -> None:
+    """Handle a pending request or editor event, then draw the editor.
+
+    ``before_editor`` draws the result area (in its own container, below the editor on the page) before
+    the editor component: the component stops hiding the last result (see editor.js) when it hears
+    that Python saw the click, and by then the area must already show the new run."""
     tab = tabs.render_bar(gateway)
     request = state.pop_editor_request()
     if request:
@@ -194,6 +213,8 @@ def render(gateway, session) -> None:
             st.session_state.setdefault("tab_saved_query", {})[tab.tab_id] = request["saved_id"]
         if request.get("action") == "run_all":
             launch(gateway, session, request["text"], 0, request["text"])
+    if before_editor is not None:
+        before_editor()
     editor(gateway, session, tab.tab_id)
 
 

@@ -2,10 +2,14 @@
 check a plan file against the session."""
 from __future__ import annotations
 
+import os
+
 import pandas as pd
 import streamlit as st
 
 from gateway import GatewayError
+
+from . import downloads
 
 COMPILED_HERE = "(compiled on this page)"
 LEFT_COLOR, RIGHT_COLOR = "#ffd6d6", "#d6f5d6"
@@ -115,9 +119,13 @@ def render_compare(gateway, current, files: list[str]) -> None:
 
 
 def render_check(gateway, session, files: list[str]) -> None:
-    """Would EXECUTE PLAN run this file in this session, or what changed?"""
+    """Would EXECUTE PLAN run this file in this session, or what changed? And run it, its result below."""
     chosen = st.selectbox("Plan file", files, key="plan_check_file")
-    if st.button("Check against this session", key="plan_check"):
+    check_column, execute_column = st.columns([1, 1])
+    if execute_column.button("Execute", key="plan_execute", type="primary", icon=":material/play_arrow:",
+                             help="Run the plan as EXECUTE PLAN does: only if nothing it depends on changed"):
+        execute(gateway, session, chosen)
+    if check_column.button("Check against this session", key="plan_check"):
         try:
             differences = gateway.explain_plan(session, chosen)["differences"]
             if differences:
@@ -127,3 +135,39 @@ def render_check(gateway, session, files: list[str]) -> None:
                 st.success(f"No differences: EXECUTE PLAN '{chosen}' would run it.")
         except GatewayError as exc:
             show_error(exc)
+    run = st.session_state.get("plan_run")
+    if run is not None:
+        from .results import render_run
+        st.subheader(f"Result of {run.sql}")
+        render_run(gateway, session, run)
+
+
+def execute(gateway, session, plan_file: str) -> None:
+    """Start the plan file's run (``execute_plan``), its result spooled like the editor's."""
+    from .runs import DISPLAY_LIMITS, ResultSpool, Run
+    previous = st.session_state.get("plan_run")
+    if previous is not None and not previous.finished:
+        st.toast("A plan is still running: wait for it or press Cancel.", icon=":material/hourglass_top:")
+        return
+    if previous is not None and previous.spool is not None:
+        previous.spool.discard()
+    name = downloads.slug(plan_file.rsplit(".", 1)[0]) or "plan"
+    try:
+        operation = gateway.execute_plan(session, plan_file)
+    except GatewayError as exc:
+        run = Run(plan_file, 0, "", None, None, submit_error=exc.to_json(), name=name)
+    else:
+        limit = st.session_state.get("display_limit", DISPLAY_LIMITS[0])
+        run = Run(plan_file, 0, "", operation, ResultSpool(gateway, session, operation, limit, _spool_dir(gateway)),
+                  name=name)
+        run.spool.first_page.wait(0.5)   # a quick plan's rows show in this rerun
+    st.session_state.plan_run = run
+
+
+def _spool_dir(gateway):
+    try:
+        directory = os.path.join(gateway.get_gateway_info()["data_dir"], "ui-results")
+        os.makedirs(directory, exist_ok=True)
+        return directory
+    except (OSError, KeyError):
+        return None

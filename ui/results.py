@@ -1,4 +1,4 @@
-"""Showing a run: live status with Spark progress and Cancel, the paged grid, errors, the CSV."""
+"""Showing a run: live status with Spark progress and Cancel, the paged grid, errors, CSV and Parquet."""
 from __future__ import annotations
 
 import re
@@ -9,7 +9,7 @@ import streamlit as st
 
 from gateway import GatewayError
 
-from . import charts, state
+from . import charts, downloads, state
 from .runs import Run, cancel_run, finish_history
 
 GRID_PAGE_ROWS = 1_000
@@ -178,9 +178,19 @@ def _result_grid(run: Run) -> None:
     if spool.cut:
         more = "+" if spool.capped else ""
         st.warning(f"Showing {shown:,} of {spool.total:,}{more} rows available (display limit "
-                   f"{spool.display_limit:,}). Download the CSV for all of them.", icon=":material/content_cut:")
+                   f"{spool.display_limit:,}). Download the CSV or Parquet file for all of them.", icon=":material/content_cut:")
     else:
         st.caption(rows_label(shown) + (f" · rows {start + 1:,}–{start + len(window):,}" if pages > 1 else ""))
-    label = f"Download CSV ({rows_label(spool.total)})"
-    st.download_button(label, data=lambda: open(spool.csv_path, "rb"), file_name="result.csv", mime="text/csv",
-                       key="download_csv", icon=":material/download:", on_click="ignore")
+    csv_column, parquet_column = st.columns(2)
+    csv_column.download_button(f"Download CSV ({rows_label(spool.total)})", data=lambda: open(spool.csv_path, "rb"),
+                               file_name=downloads.file_name(run.name, run.started_at, "csv"), mime="text/csv",
+                               key="download_csv", icon=":material/download:", on_click="ignore")
+    if spool.parquet.ready:
+        parquet_column.download_button(
+            f"Download Parquet ({rows_label(spool.total)})", data=lambda: open(spool.parquet.path, "rb"),
+            file_name=downloads.file_name(run.name, run.started_at, "parquet"),
+            mime="application/vnd.apache.parquet", key="download_parquet", icon=":material/download:",
+            on_click="ignore", help="The full result with Spark's column types, for pandas, DuckDB or Spark")
+    else:
+        parquet_column.caption(f"No Parquet download: {spool.parquet.error or 'the result had no page to write'}). "
+                               "The CSV holds the full result.")

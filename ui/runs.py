@@ -2,8 +2,9 @@
 
 A ``ResultSpool`` reads every page of an operation through ``fetch_results`` in a thread:
 the first ``display_limit`` rows stay in memory for the grid and the chart, and every row
-goes to a CSV file, so the download holds the full result (up to ``SPOOL_MAX_ROWS``) without
-running the query again and without collecting it in memory. No Streamlit here: the thread
+goes to a CSV file and to a Parquet file (from the pages' Arrow tables, typed as Spark returned them),
+so either download holds the full result (up to ``SPOOL_MAX_ROWS``) without running the query again
+and without collecting it in memory. No Streamlit here: the thread
 must not touch ``st``; pages read the spool's fields.
 """
 from __future__ import annotations
@@ -16,6 +17,9 @@ import threading
 import time
 from dataclasses import dataclass, field
 from typing import Optional
+
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from gateway import GatewayError, OperationStatus, ResultType
 
@@ -30,8 +34,59 @@ def _csv_value(value):
     return value
 
 
+def unique_names(columns) -> list[str]:
+    """Column names made unique (Spark allows duplicates, a file's readers do not): ``x``, ``x_2``."""
+    names, seen = [], {}
+    for column in columns:
+        count = seen.get(column.name, 0)
+        seen[column.name] = count + 1
+        names.append(column.name if count == 0 else f"{column.name}_{count + 1}")
+    return names
+
+
+class ParquetSink:
+    """Appends pages to one Parquet file: their Arrow tables as they are, or a table built from JSON rows
+    (statements the gateway answers itself have no Arrow); every page cast to the first page's schema."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.error: Optional[str] = None
+        self._writer: Optional[pq.ParquetWriter] = None
+        self._schema: Optional[pa.Schema] = None
+
+    def write(self, page, names: list[str]) -> None:
+        if self.error is not None:
+            return
+        try:
+            if page.arrow is not None:
+                table = page.arrow.rename_columns(names)
+            else:
+                table = pa.table({name: pa.array([row[i] for row in page.rows]) for i, name in enumerate(names)})
+            if self._writer is None:
+                self._schema = table.schema
+                self._writer = pq.ParquetWriter(self.path, self._schema)
+            elif not table.schema.equals(self._schema):
+                table = table.cast(self._schema)
+            self._writer.write_table(table)
+        except (pa.ArrowException, ValueError, TypeError, OSError) as exc:
+            self.error = f"{type(exc).__name__}: {exc}"
+            self.close()
+
+    def close(self) -> None:
+        if self._writer is not None:
+            try:
+                self._writer.close()
+            except (pa.ArrowException, OSError) as exc:
+                self.error = self.error or f"{type(exc).__name__}: {exc}"
+            self._writer = None
+
+    @property
+    def ready(self) -> bool:
+        return self.error is None and self._schema is not None
+
+
 class ResultSpool:
-    """Fetches all pages of one operation; keeps the first rows, writes all rows to CSV."""
+    """Fetches all pages of one operation; keeps the first rows, writes all rows to CSV and Parquet."""
 
     def __init__(self, gateway, session, operation, display_limit: int, directory: Optional[str] = None) -> None:
         self.gateway, self.session, self.operation = gateway, session, operation
@@ -46,6 +101,9 @@ class ResultSpool:
         self.ended: Optional[float] = None
         fd, self.csv_path = tempfile.mkstemp(prefix="result-", suffix=".csv", dir=directory)
         os.close(fd)
+        fd, parquet_path = tempfile.mkstemp(prefix="result-", suffix=".parquet", dir=directory)
+        os.close(fd)
+        self.parquet = ParquetSink(parquet_path)
         self.first_page = threading.Event()
         self.done = threading.Event()
         self._stop = threading.Event()
@@ -67,6 +125,7 @@ class ResultSpool:
                     if page.columns and not self.columns:
                         self.columns = list(page.columns)
                         writer.writerow([c.name for c in self.columns])
+                        names = unique_names(self.columns)
                     if page.result_type is ResultType.ERROR:
                         self.error = page.exception or {"root_cause": "the statement failed"}
                         break
@@ -74,6 +133,8 @@ class ResultSpool:
                     if room > 0:
                         self.rows.extend(page.rows[:room])
                     writer.writerows([_csv_value(v) for v in row] for row in page.rows)
+                    if self.columns:
+                        self.parquet.write(page, names)
                     self.total += len(page.rows)
                     self.pages += 1
                     self.first_page.set()
@@ -87,6 +148,7 @@ class ResultSpool:
         except Exception as exc:  # noqa: BLE001 - shown to the user, never lost in a thread
             self.error = {"root_cause": str(exc), "error_class": type(exc).__name__}
         finally:
+            self.parquet.close()
             try:
                 self.info = self.gateway.get_operation_info(self.session, self.operation)
             except GatewayError:
@@ -101,10 +163,11 @@ class ResultSpool:
 
     def discard(self) -> None:
         self.stop()
-        try:
-            os.unlink(self.csv_path)
-        except OSError:
-            pass
+        for path in (self.csv_path, self.parquet.path):
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
 
 
 @dataclass
@@ -122,6 +185,7 @@ class Run:
     canceled: bool = False
     submit_error: Optional[dict] = None
     history_id: int = 0
+    name: str = "result"            # what the downloads are called after (ui.downloads.query_name)
 
     @property
     def error(self) -> Optional[dict]:

@@ -160,6 +160,30 @@ def test_popup_after_from_offers_a_sample_table_within_a_second(workbench, page)
     page.keyboard.press("Escape")
 
 
+# In the page: every animation frame, whether the editor (its frame) shows "Running" and whether a result
+# grid is visible, until window.__wbStopWatch() returns what was seen (bounded to 60 s of frames).
+WATCH_FRAMES = """() => {
+  const frames = [];
+  let stop = false, started = null;
+  const editorDoc = () => {
+    const el = [...document.querySelectorAll('iframe')].find(f => (f.src || '').includes('sql_editor'));
+    return el && el.contentDocument;
+  };
+  const tick = (now) => {
+    if (stop) return;
+    const doc = editorDoc(), badge = doc && doc.getElementById('status');
+    const isRunning = !!badge && badge.style.display !== 'none' && /Running/.test(badge.textContent);
+    if (isRunning && started === null) started = now;
+    const grid = [...document.querySelectorAll('[data-testid="stDataFrame"]')]
+      .some(g => g.checkVisibility({visibilityProperty: true, opacityProperty: true}));
+    frames.push({t: started === null ? -1 : now - started, running: isRunning, grid});
+    if (frames.length < 3600) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  window.__wbStopWatch = () => { stop = true; return frames; };
+}"""
+
+
 def test_run_shows_the_running_state_at_once_and_the_result_of_the_text_just_typed(workbench, page):
     frame = editor_frame(page)
     replace_text(page, frame, "SELECT * FROM range(37)")
@@ -171,9 +195,19 @@ def test_run_shows_the_running_state_at_once_and_the_result_of_the_text_just_typ
     shot(page, "02-ran")
     assert shown < 0.5, f"the running state took {shown:.2f} s to show"
     # A slow statement: the page says it runs (elapsed time) instead of showing the last result as current.
+    # Every animation frame from the click until Python draws the running state is checked: once the
+    # editor shows "Running…", the last result's grid must not be visible in any frame.
     replace_text(page, frame, "SELECT count(*) FROM range(0, 3000000000, 1, 2) WHERE id % 11 = 3")
+    assert page.locator('[data-testid="stDataFrame"]').first.is_visible()   # the last result, before the click
+    page.evaluate(WATCH_FRAMES)
     page.keyboard.press("Control+Enter")
     page.get_by_text("Running ·").first.wait_for(timeout=30_000)
+    frames = page.evaluate("window.__wbStopWatch()")
+    running = [f for f in frames if f["running"]]
+    assert running, "the editor never showed its running state"
+    stale = [f for f in running if f["grid"]]
+    assert not stale, (f"the last result's grid was drawn in {len(stale)} of {len(running)} frames while the new "
+                       f"statement ran (first at {stale[0]['t']:.0f} ms after the click)")
     assert page.locator('[data-testid="stDataFrame"]').count() == 0   # no grid of the last result
     page.get_by_role("button", name="Cancel").click()
     page.get_by_text("CANCELED").first.wait_for(timeout=60_000)

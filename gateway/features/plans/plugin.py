@@ -11,6 +11,7 @@ from gateway.features.base import Feature, PageSpec
 from gateway.features.plans.compiler import plan_text
 from gateway.features.plans.feature import PlanFeature
 from gateway.features.plans.graph import HIGHLIGHT, plan_dot
+from gateway.features.plans.syntax import execute_plan_statement
 
 COMPILE_PLAN, EXECUTE_PLAN, EXPLAIN_PLAN = "COMPILE_PLAN", "EXECUTE_PLAN", "EXPLAIN_PLAN"
 _WHICH = ("analyzed", "optimized")
@@ -44,7 +45,7 @@ class PlansFeature(Feature):
     # -- contract calls ------------------------------------------------------------------------
 
     def calls(self):
-        return {"compile_plan": self.compile_plan, "explain_plan": self.explain_plan, "load_plan": self.load_plan,
+        return {"compile_plan": self.compile_plan, "execute_plan": self.execute_plan, "explain_plan": self.explain_plan, "load_plan": self.load_plan,
                 "list_plans": self.list_plans, "diff_plans": self.diff_plans, "plan_text": self.plan_text,
                 "plan_graph": self.plan_graph}
 
@@ -53,6 +54,13 @@ class PlansFeature(Feature):
             if path is None:
                 return self.plans.compile(owner, statement)
             return self.plans.compile_to(owner, statement, path, overwrite=overwrite)[1]
+
+    def execute_plan(self, session, plan: str):
+        if not isinstance(plan, str) or not plan.strip():
+            raise InvalidRequestError(f"execute_plan takes the name of a plan file (list_plans shows them), "
+                                      f"got {str(plan)[:60]!r}; compile a statement into a file first")
+        self.plans.load(plan)   # a missing or damaged file is a clear error here, not a failed operation
+        return self.host.execute_statement(session, execute_plan_statement(plan))
 
     def explain_plan(self, session, plan) -> dict:
         with self.host.between_statements(session, busy_wait_s=30.0) as owner:

@@ -25,6 +25,14 @@ class ExplainPlanRequest(Body):
     plan: PlanRef = Field(..., description="A plan file name, or a plan document.")
 
 
+class ExecutePlanRequest(Body):
+    plan: str = Field(..., description="A plan file name (relative to plans.dir), as list_plans shows it.")
+
+
+class ExecutePlanResponse(Body):
+    operationHandle: str
+
+
 class DiffPlansRequest(Body):
     left: PlanRef
     right: PlanRef
@@ -64,6 +72,12 @@ def compile_plan(request: Request, session_handle: str, body: CompilePlanRequest
 @router.post("/sessions/{session_handle}/plans/explain", response_model=ExplainPlanResponse)
 def explain_plan(request: Request, session_handle: str, body: ExplainPlanRequest):
     return service_of(request).explain_plan(session_handle, body.plan)
+
+
+@router.post("/sessions/{session_handle}/plans/execute", response_model=ExecutePlanResponse)
+def execute_plan(request: Request, session_handle: str, body: ExecutePlanRequest):
+    """Run a plan file as EXECUTE PLAN does; fetch its result like a statement's."""
+    return {"operationHandle": str(service_of(request).execute_plan(session_handle, body.plan))}
 
 
 @router.get("/plans", response_model=PlansResponse)

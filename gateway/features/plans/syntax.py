@@ -79,3 +79,12 @@ def parse_plan_statement(text: str) -> PlanStatement:
 
 _USAGE = ("Plan statements: COMPILE PLAN 'f.json' [IF NOT EXISTS] FOR <statement>, "
           "COMPILE AND EXECUTE PLAN 'f.json' FOR <statement>, EXECUTE PLAN 'f.json', EXPLAIN PLAN 'f.json'.")
+
+
+def execute_plan_statement(path: str) -> str:
+    """``EXECUTE PLAN '<path>'`` with the name quoted so that it reads back as exactly ``path``."""
+    text = "EXECUTE PLAN '" + path.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    if parse_plan_statement(text).path != path:
+        raise InvalidStatementError(f"the plan file name {path[:80]!r} cannot be written in an EXECUTE PLAN "
+                                    f"statement; rename the file (letters, digits, '_', '-', '.', '/')")
+    return text

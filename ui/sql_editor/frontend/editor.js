@@ -43,7 +43,7 @@
     value.tab = currentTab;
     if (action !== "change" && debounceTimer) { clearTimeout(debounceTimer); debounceTimer = null; }
     lastSentText = value.text;
-    if (/^run_/.test(action)) { localRunId = value.id; showRunning(true, 0); }
+    if (/^run_/.test(action)) { localRunId = value.id; hideLastResult(true); showRunning(true, 0); }
     sentTexts.push({ id: value.id, text: value.text });
     while (sentTexts.length > 20) sentTexts.shift();
     post(value);
@@ -57,6 +57,29 @@
   window.sqlEditorTab = function () { return currentTab; };  // null in the start-up editor (ui/startup.py)
 
   // --- the running state, shown here at the click (before Python's rerun draws it) -------------
+  // From the click until Python has seen it, the page's result area (st.container key "editor_result")
+  // is hidden: the last result must never look like the answer to the statement just sent. Python
+  // draws the result area before this component, so when the component hears back the area already
+  // shows the new run. Cleared also when this frame goes away, and after PENDING_MAX_MS at worst.
+  const PENDING_CLASS = "wb-editor-run-pending", PENDING_MAX_MS = 20000;
+  let pendingTimer = null;
+  function hostDocument() {
+    try { return window.parent.document; } catch (e) { return null; }  // another origin: nothing to hide
+  }
+  function hideLastResult(on) {
+    const host = hostDocument();
+    if (!host || !host.body) return;
+    if (on && !host.getElementById("wb-editor-run-pending-style")) {
+      const style = host.createElement("style");
+      style.id = "wb-editor-run-pending-style";
+      style.textContent = "body." + PENDING_CLASS + " .st-key-editor_result { visibility: hidden; }";
+      host.head.appendChild(style);
+    }
+    host.body.classList.toggle(PENDING_CLASS, !!on);
+    if (pendingTimer) { clearTimeout(pendingTimer); pendingTimer = null; }
+    if (on) pendingTimer = setTimeout(function () { hideLastResult(false); }, PENDING_MAX_MS);
+  }
+  window.addEventListener("pagehide", function () { hideLastResult(false); });
   let localRunId = null;
   let runningSince = null;
   let runningTimer = null;
@@ -418,7 +441,7 @@
       if (firstRender) editor.focus();
     }
     // Running while Python says so, or from our click until Python has seen that click.
-    if (localRunId !== null && (args.seen || []).indexOf(localRunId) >= 0) localRunId = null;
+    if (localRunId !== null && (args.seen || []).indexOf(localRunId) >= 0) { localRunId = null; hideLastResult(false); }
     sentTexts.forEach(function (sent) { if ((args.seen || []).indexOf(sent.id) >= 0) savedText = sent.text; });
     showRunning(!!args.running || localRunId !== null);
     receiveDictionary(args);
