@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 
 ENGINE_DIED_EXIT = 75  # the process's exit code when its driver JVM died: "restart me"
 _COOL_DOWN_S = 3.0
+_COLLECT_EVERY_S = 30.0
 
 
 class EngineState:
@@ -75,6 +76,7 @@ class HealthWatchdog:
         self._exit = exit
         self._stop = threading.Event()
         self._quiet_until = 0.0
+        self._next_collect = 0.0
         self._gauge: Optional[HeapGauge] = None
         self.last_heap: Optional[tuple[int, int, int]] = None
         self._thread: Optional[threading.Thread] = None
@@ -125,9 +127,11 @@ class HealthWatchdog:
         limit = self.memory_fraction * maximum
         if live <= limit and in_use > 0.97 * maximum:
             # A heap that looks full may be garbage the JVM has not collected yet (an idle heap stays so):
-            # collect, and judge by what is live after it. At most once per cool-down.
-            live = self._gauge.collect()
-            self._quiet_until = time.monotonic() + _COOL_DOWN_S
+            # collect, and judge by what is live after it. A full collection stops the JVM for a moment,
+            # so at most once per _COLLECT_EVERY_S; a runaway result meanwhile still meets the live check.
+            if time.monotonic() >= self._next_collect:
+                live = self._gauge.collect()
+                self._next_collect = time.monotonic() + _COLLECT_EVERY_S
         if live > limit:
             self._stop_newest(live, in_use, maximum)
 

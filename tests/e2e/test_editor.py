@@ -139,7 +139,7 @@ def test_popup_after_from_offers_a_sample_table_within_a_second(workbench, page)
     page.get_by_text("spark_catalog.sample").first.wait_for(timeout=180_000)
     frame = editor_frame(page)
     # The dictionary with the new tables reaches the browser with the rerun after the click.
-    frame.wait_for_function("window.sqlEditorDictionary && window.sqlEditorDictionary().relations"
+    frame.wait_for_function("window.sqlEditorDictionary && window.sqlEditorDictionary() && window.sqlEditorDictionary().relations"
                             ".some(r => r.value === 'orders')", timeout=60_000)
     replace_text(page, frame, "SELECT * FROM")
     started = time.monotonic()
