@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import time
 from concurrent.futures import ThreadPoolExecutor, TimeoutError as FutureTimeout
 from typing import Callable, Optional
@@ -13,7 +12,7 @@ import streamlit as st
 from gateway import GatewayError
 
 from . import downloads, state, tabs
-from .runs import DISPLAY_LIMITS, HistoryEntry, Run, start_run
+from .runs import DISPLAY_LIMITS, HistoryEntry, Run, spool_dir, start_run
 from .sql_editor import sql_editor
 
 EDITOR_KEY = "sql_editor"
@@ -58,7 +57,7 @@ def launch(gateway, session, sql: str, offset: int, editor_text: str) -> Optiona
     if current is not None and current.spool is not None:
         current.spool.discard()
     limit = st.session_state.get("display_limit", DISPLAY_LIMITS[0])
-    run = start_run(gateway, session, sql, offset, editor_text, limit, _spool_dir(gateway))
+    run = start_run(gateway, session, sql, offset, editor_text, limit, spool_dir(gateway))
     run.name = _download_name(gateway, tab_id, sql)
     entry = HistoryEntry(state.next_history_id(), sql, time.time())
     run.history_id = entry.id
@@ -86,15 +85,6 @@ def _download_name(gateway, tab_id: Optional[str], sql: str) -> str:
     except GatewayError:
         pass  # a deleted saved query or closed tab: the statement names the file
     return downloads.query_name(sql, title, saved_name)
-
-
-def _spool_dir(gateway) -> Optional[str]:
-    try:
-        directory = os.path.join(gateway.get_gateway_info()["data_dir"], "ui-results")
-        os.makedirs(directory, exist_ok=True)
-        return directory
-    except (OSError, KeyError):
-        return None
 
 
 def _handle(gateway, session, event: dict) -> Optional[dict]:

@@ -2,7 +2,6 @@
 check a plan file against the session."""
 from __future__ import annotations
 
-import os
 
 import pandas as pd
 import streamlit as st
@@ -144,7 +143,7 @@ def render_check(gateway, session, files: list[str]) -> None:
 
 def execute(gateway, session, plan_file: str) -> None:
     """Start the plan file's run (``execute_plan``), its result spooled like the editor's."""
-    from .runs import DISPLAY_LIMITS, ResultSpool, Run
+    from .runs import DISPLAY_LIMITS, ResultSpool, Run, spool_dir
     previous = st.session_state.get("plan_run")
     if previous is not None and not previous.finished:
         st.toast("A plan is still running: wait for it or press Cancel.", icon=":material/hourglass_top:")
@@ -158,16 +157,8 @@ def execute(gateway, session, plan_file: str) -> None:
         run = Run(plan_file, 0, "", None, None, submit_error=exc.to_json(), name=name)
     else:
         limit = st.session_state.get("display_limit", DISPLAY_LIMITS[0])
-        run = Run(plan_file, 0, "", operation, ResultSpool(gateway, session, operation, limit, _spool_dir(gateway)),
+        run = Run(plan_file, 0, "", operation, ResultSpool(gateway, session, operation, limit, spool_dir(gateway)),
                   name=name)
         run.spool.first_page.wait(0.5)   # a quick plan's rows show in this rerun
     st.session_state.plan_run = run
 
-
-def _spool_dir(gateway):
-    try:
-        directory = os.path.join(gateway.get_gateway_info()["data_dir"], "ui-results")
-        os.makedirs(directory, exist_ok=True)
-        return directory
-    except (OSError, KeyError):
-        return None

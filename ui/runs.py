@@ -230,6 +230,16 @@ class HistoryEntry:
     error_class: Optional[str] = None
 
 
+def spool_dir(gateway) -> Optional[str]:
+    """Where result spools (CSV, Parquet) go: ``ui-results`` in the data directory; None if it cannot be made."""
+    try:
+        directory = os.path.join(gateway.get_gateway_info()["data_dir"], "ui-results")
+        os.makedirs(directory, exist_ok=True)
+        return directory
+    except (OSError, KeyError):
+        return None
+
+
 def start_run(gateway, session, sql: str, offset: int, editor_text: str, display_limit: int,
               spool_dir: Optional[str] = None) -> Run:
     """Submit ``sql`` and start spooling its result; a rejected statement becomes the run's error."""
