@@ -12,6 +12,15 @@ from tests.conftest import run_all, wait_for
 SLOW_QUERY = "SELECT reflect('java.lang.Thread', 'sleep', CAST(1000 AS BIGINT)) FROM range(0, 100000, 1, 2)"
 
 
+def why_no_job(gateway, session, operation) -> str:
+    """What the gateway and Spark say when an operation's job did not start: for the failure's message."""
+    info = gateway.get_operation_info(session, operation)
+    tracker = gateway.root.sparkContext.statusTracker()
+    return (f"operation {info.status.value} {info.exception or ''}; pool threads in use "
+            f"{sum(gateway.operations.running_and_waiting(s.handle)[0] for s in gateway.sessions.list())}; "
+            f"Spark active jobs {list(tracker.getActiveJobsIds())}; health {gateway.get_health()}")
+
+
 def running_jobs(gateway, operation):
     sc = gateway.root.sparkContext
     tracker = sc.statusTracker()
@@ -145,7 +154,8 @@ def test_cancel_stops_a_collected_query(gateway, session):
     statement = f"SELECT count(*) FROM ({SLOW_QUERY})"  # one row: collected, not streamed
     assert is_small(gateway.sessions.get(session).spark.sql(statement))
     op = gateway.execute_statement(session, statement)
-    assert wait_for(lambda: running_jobs(gateway, op), timeout_s=30), "the slow query never started a job"
+    assert wait_for(lambda: running_jobs(gateway, op), timeout_s=30), \
+        f"the slow query never started a job: {why_no_job(gateway, session, op)}"
     gateway.cancel_operation(session, op)
     assert wait_for(lambda: not running_jobs(gateway, op), timeout_s=2.0)
     assert run_all(gateway, session, "SELECT 7")[1] == [[7]]

@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 ENGINE_DIED_EXIT = 75  # the process's exit code when its driver JVM died: "restart me"
 _COOL_DOWN_S = 3.0
 _COLLECT_EVERY_S = 30.0
+_CONFIRM_EVERY_S = 2.0  # after a collection the old generation's reading is fresh: trust it this long
 
 
 class EngineState:
@@ -77,6 +78,7 @@ class HealthWatchdog:
         self._stop = threading.Event()
         self._quiet_until = 0.0
         self._next_collect = 0.0
+        self._next_confirm = 0.0
         self._gauge: Optional[HeapGauge] = None
         self.last_heap: Optional[tuple[int, int, int]] = None
         self._thread: Optional[threading.Thread] = None
@@ -132,6 +134,12 @@ class HealthWatchdog:
             if time.monotonic() >= self._next_collect:
                 live = self._gauge.collect()
                 self._next_collect = time.monotonic() + _COLLECT_EVERY_S
+        if live > limit and time.monotonic() >= self._next_confirm:
+            # The old generation's reading is from its last collection, which may be long ago: a big
+            # result since freed stays "live" in it until the next one (an idle JVM may never collect),
+            # and would stop every new statement. Confirm with a collection of our own before stopping.
+            live = self._gauge.collect()
+            self._next_confirm = time.monotonic() + _CONFIRM_EVERY_S
         if live > limit:
             self._stop_newest(live, in_use, maximum)
 

@@ -3,12 +3,15 @@ from __future__ import annotations
 
 from typing import Optional
 
-from py4j.protocol import Py4JError, Py4JNetworkError
+import time
+
+from py4j.protocol import Py4JError, Py4JJavaError, Py4JNetworkError
 
 from gateway.spark.backend import Capability, jvm, supports
 
 STILL_RUNNING = None
 _STOPPED = ("Cannot call methods on a stopped SparkContext", "because SparkContext was shut down")
+_EXIT_WAIT_S = 3.0  # how long a strange Py4J answer may take to turn out as a dying JVM
 
 
 def driver_lost(exc: BaseException) -> Optional[str]:
@@ -19,7 +22,26 @@ def driver_lost(exc: BaseException) -> Optional[str]:
     if not isinstance(exc, Py4JError):
         return None
     text = str(exc)[:20_000]
-    return next((marker for marker in _STOPPED if marker in text), None)
+    marker = next((marker for marker in _STOPPED if marker in text), None)
+    if marker is not None or isinstance(exc, Py4JJavaError):
+        return marker
+    # A Py4J failure that is no Java exception (``py4j.reflection does not exist in the JVM`` while
+    # PySpark converted an error) is what a JVM in the middle of dying answers: wait for its end.
+    return "the driver JVM exited" if _exits_soon(_EXIT_WAIT_S) else None
+
+
+def _exits_soon(within_s: float) -> bool:
+    from pyspark import SparkContext
+
+    proc = getattr(SparkContext._gateway, "proc", None)
+    if proc is None:
+        return False
+    deadline = time.monotonic() + within_s
+    while proc.poll() is None:
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 def jvm_exit_code(spark) -> Optional[int]:
@@ -37,6 +59,13 @@ def jvm_exit_code(spark) -> Optional[int]:
     except Py4JError:
         return -1
     return STILL_RUNNING
+
+
+def driver_heap_max(spark) -> Optional[int]:
+    """The most the driver heap may grow to (``-Xmx``), or None without a JVM of ours (Spark Connect)."""
+    if not supports(spark, Capability.JVM):
+        return None
+    return int(jvm(spark, what="reading the driver's heap size").java.lang.Runtime.getRuntime().maxMemory())
 
 
 def jvm_pid() -> Optional[int]:
