@@ -76,7 +76,14 @@ class Rest:
         return body["operationHandle"]
 
     def status(self, session: str, op: str) -> str:
-        return self("GET", f"/v1/sessions/{session}/operations/{op}/status")[1]["status"]
+        status, body = self("GET", f"/v1/sessions/{session}/operations/{op}/status")
+        return (body or {}).get("status") or f"HTTP {status}"  # a 503 after the driver died has no status
+
+    def error(self, session: str, op: str) -> str:
+        """The first line of an operation's error, as its result answers it."""
+        status, body = self("GET", f"/v1/sessions/{session}/operations/{op}/result/0")
+        errors = (body or {}).get("errors") or [str(body)[:300]]
+        return str(errors[0]).split("\n", 1)[0][:300]
 
 
 def rss_mib(pid) -> float:
@@ -182,12 +189,22 @@ def long_scans(rest: Rest, scans: int, seconds: float) -> None:
                   f"{len(values)} |")
 
 
-def oom_repros(rest: Rest, gateway, big_fetch: bool) -> None:
+def describe_health(body) -> str:
+    """The health answer in a line, UP (with the heap) or DOWN (with the reason)."""
+    body = body or {}
+    if body.get("status") != "UP" or not body.get("heap_max_bytes"):
+        return f"{body.get('status')} {str(body.get('reason') or body.get('errors') or '')[:200]}"
+    return (f"UP, heap used {body['heap_used_bytes'] / 2 ** 20:.0f} of {body['heap_max_bytes'] / 2 ** 20:.0f} MiB, "
+            f"{body.get('memory_stops', 0)} statements stopped by the memory guard")
+
+
+def oom_repros(rest: Rest, gateway, big_fetch: bool, oom_wait_s: float) -> None:
     say("3. eight unfetched scans in one session …")
     hog = rest.session()
     ops = [rest.execute(hog, UNFETCHED_SCAN) for _ in range(8)]
-    time.sleep(15)
+    time.sleep(oom_wait_s)
     statuses = [rest.status(hog, op) for op in ops]
+    errors = sorted({rest.error(hog, op) for op, s in zip(ops, statuses) if s == "ERROR"})
     other = rest.session()
     t = time.monotonic()
     op = rest.execute(other, "SELECT 1")
@@ -196,9 +213,10 @@ def oom_repros(rest: Rest, gateway, big_fetch: bool) -> None:
     select1 = (time.monotonic() - t) * 1000
     health = rest("GET", "/v1/health")
     print("\n## 3. Eight unfetched `SELECT id, id*2 AS v FROM range(0,100000000,1,8)` in one session")
-    print(f"- statuses after 15 s: {', '.join(f'{s} x{statuses.count(s)}' for s in sorted(set(statuses)))}")
-    print(f"- another session's SELECT 1: {select1:.0f} ms; /v1/health: {health[0]} {health[1]['status']}, "
-          f"heap used {health[1]['heap_used_bytes'] / 2 ** 20:.0f} of {health[1]['heap_max_bytes'] / 2 ** 20:.0f} MiB")
+    print(f"- statuses after {oom_wait_s:g} s: {', '.join(f'{s} x{statuses.count(s)}' for s in sorted(set(statuses)))}")
+    for error in errors:
+        print(f"- error: {error}")
+    print(f"- another session's SELECT 1: {select1:.0f} ms; /v1/health: {health[0]} {describe_health(health[1])}")
     rest("DELETE", f"/v1/sessions/{hog}")
     if not big_fetch:
         return
@@ -224,8 +242,7 @@ def oom_repros(rest: Rest, gateway, big_fetch: bool) -> None:
         body = answer[1] or {}
         print(f"- after {rows:,} rows and {took:.1f} s: HTTP {answer[0]} {body.get('error_class')}: "
               f"{(body.get('errors') or [''])[0][:300]}")
-    print(f"- then /v1/health: {health[0]} {health[1].get('status')} {health[1].get('reason', '')[:120]}; "
-          f"/v1/info: {info[0]}")
+    print(f"- then /v1/health: {health[0]} {describe_health(health[1])}; /v1/info: {info[0]}")
 
 
 def main() -> int:
@@ -234,6 +251,8 @@ def main() -> int:
     parser.add_argument("--scans", type=int, default=30)
     parser.add_argument("--scan-seconds", type=float, default=20.0)
     parser.add_argument("--driver-memory", default="2g")
+    parser.add_argument("--oom-wait", type=float, default=75.0,
+                        help="seconds the unfetched scans stand before their statuses are read (past operation.wait_timeout_s)")
     parser.add_argument("--skip-oom", action="store_true", help="skip the two OOM repros")
     parser.add_argument("--skip-big-fetch", action="store_true", help="skip the second OOM repro (it may end the driver)")
     args = parser.parse_args()
@@ -250,10 +269,12 @@ def main() -> int:
         load = f.read().split()[:3]
     print(f"# soak: local[2], driver {args.driver_memory}, load average at start {' '.join(load)}")
     try:
-        churn(gateway, args.cycles)
-        long_scans(rest, args.scans, args.scan_seconds)
+        if args.cycles > 0:
+            churn(gateway, args.cycles)
+        if args.scans > 0:
+            long_scans(rest, args.scans, args.scan_seconds)
         if not args.skip_oom:
-            oom_repros(rest, gateway, not args.skip_big_fetch)
+            oom_repros(rest, gateway, not args.skip_big_fetch, args.oom_wait)
     finally:
         with open("/proc/loadavg") as f:
             print(f"\nload average at the end: {' '.join(f.read().split()[:3])}")

@@ -91,6 +91,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("result.max_streams", 4,
             "Large results streamed at once across all sessions (each may hold two partitions in the driver heap); "
             "one more waits up to operation.wait_timeout_s, then fails saying so (0 = no bound)."),
+    Setting("result.stream_memory_fraction", 0.5,
+            "Share of the driver heap that streamed results may reserve together (Spark's estimate of their partitions, "
+            "four times over: copies while they arrive); one that does not fit waits up to operation.wait_timeout_s, "
+            "then fails saying so (0 = no budget)."),
     Setting("result.page_rows", 1000, "Rows in a fetched page when the client gives no max_rows."),
     Setting("result.fetch_wait_ms", 200, "How long a fetch waits for the first rows before NOT_READY."),
     Setting("statement.max_chars", 512 * 1024, "Longest statement text accepted."),

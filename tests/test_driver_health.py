@@ -18,6 +18,7 @@ import pytest
 
 from conftest import ROOT, wait_for
 from gateway.core.health import ENGINE_DIED_EXIT
+from gateway.spark.liveness import driver_heap_max
 from gateway.models import OperationStatus, ResultType
 from rest_support import Http, http, server  # noqa: F401 - fixtures
 from ports import free_port
@@ -54,6 +55,65 @@ def test_the_memory_guard_stops_the_newest_producing_statement(gateway, session,
     assert "spark.driver.memory" in page.exception["root_cause"] and "LIMIT" in page.exception["root_cause"]
     assert gateway.fetch_results(session, older, 0).result_type is ResultType.PAYLOAD  # the older one goes on
     assert gateway.get_health()["status"] == "UP"
+
+
+def test_a_stale_full_reading_is_checked_by_a_collection_before_a_statement_is_stopped(gateway, session,
+                                                                                        monkeypatch):
+    """The old generation's reading dates from its last collection: after a big result is freed it
+    can say "full" for as long as the JVM does not collect it again. The guard collects before it
+    believes that, so the statement that happens to be newest is not stopped for garbage."""
+    op = gateway.execute_statement(session, "SELECT id, id*2 AS v FROM range(0, 4000000, 1, 8)")
+    assert wait_for(lambda: gateway.get_operation_info(session, op).status == OperationStatus.FINISHED, 60)
+    watchdog = gateway.health
+    assert wait_for(lambda: watchdog._gauge is not None, 10)
+    gauge, collections = watchdog._gauge, []
+    real_read, real_collect = gauge.read, gauge.collect
+
+    def read():  # the old generation as it was before a big result was freed, until a collection
+        live, in_use, maximum = real_read()
+        return (live if collections else int(0.95 * maximum)), in_use, maximum
+
+    def collect():
+        collections.append(time.monotonic())
+        return real_collect()
+
+    monkeypatch.setattr(gauge, "read", read)
+    monkeypatch.setattr(gauge, "collect", collect)
+    before = gateway.get_health()["memory_stops"]
+    time.sleep(3 * watchdog.interval_s + 2)
+    assert collections, "the guard never collected to check a full reading"
+    assert gateway.get_health()["memory_stops"] == before
+    assert gateway.fetch_results(session, op, 0).result_type is ResultType.PAYLOAD
+
+
+def test_unfetched_scans_share_the_drivers_stream_budget_and_one_that_does_not_fit_says_why(gateway, monkeypatch):
+    """The issue's first OOM repro: scans of 200 MB partitions (Spark estimates 150 MB), unfetched. Each
+    stream reserves four times Spark's estimate of a partition (no prefetch at that size) within half
+    the 2 GB heap, so one streams; the next waits, then fails naming the budget; the driver stays healthy."""
+    budget = gateway.runner.streams
+    assert budget.budget_bytes == int(0.5 * driver_heap_max(gateway.root))  # result.stream_memory_fraction
+    monkeypatch.setattr(budget, "wait_s", 3.0)
+    handle = gateway.open_session(name="scans")
+    try:
+        first, second = (gateway.execute_statement(handle, SCAN) for _ in range(2))
+        assert wait_for(lambda: gateway.get_operation_info(handle, second).status == OperationStatus.ERROR, 60)
+        error = gateway.get_operation_info(handle, second).exception
+        assert "result.stream_memory_fraction" in error["root_cause"] and "fetch or close" in error["root_cause"], error
+        assert gateway.get_operation_info(handle, first).status == OperationStatus.FINISHED  # it streams
+        assert budget.open_now == 1 and budget.reserved <= budget.budget_bytes
+        assert gateway.get_health()["status"] == "UP"
+        gateway.close_operation(handle, first)
+        assert wait_for(lambda: budget.open_now == 0 and budget.reserved == 0, 30)  # closing gives it back
+    finally:
+        gateway.close_session(handle)
+
+
+def test_small_partitions_stream_with_prefetch_and_big_ones_without():
+    from gateway.core.stream_budget import PARTITION_COPIES, reservation_for
+
+    assert reservation_for(10 * 2 ** 20) == (2 * PARTITION_COPIES * 10 * 2 ** 20, True)
+    assert reservation_for(300 * 2 ** 20) == (PARTITION_COPIES * 300 * 2 ** 20, False)
+    assert reservation_for(None)[0] > 0 and reservation_for(0)[0] > 0  # unknown or empty still counts
 
 
 @pytest.fixture(scope="module")

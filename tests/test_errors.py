@@ -68,7 +68,7 @@ def test_the_raw_py4j_error_of_a_streamed_read_unwraps_to_the_spark_error(gatewa
 
     df = spark_of(gateway, session).sql("SELECT * FROM errors_gone")
     with pytest.raises(Py4JJavaError) as raised:
-        list(ArrowBatchStream(df, df.schema, "UTC"))
+        list(ArrowBatchStream(df, df.schema, "UTC").start())
     assert "awaitResult" in str(raised.value)  # what pyspark hands over
     error = describe_failure(raised.value)
     assert (error["error_class"], error["sqlstate"]) == ("FAILED_READ_FILE.FILE_NOT_EXIST", "KD001")

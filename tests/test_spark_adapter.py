@@ -161,7 +161,7 @@ def test_callers_with_a_public_path_take_it_without_a_jvm(spark, tmp_path):
     frame = FrameWithoutJvm(df)
     force_optimized(frame)  # no JVM: nothing to do before the run, and no error
     assert not is_small(frame) and proven_max_rows(df) == 2500
-    stream = ArrowBatchStream(frame, df.schema, "UTC")
+    stream = ArrowBatchStream(frame, df.schema, "UTC").start()
     assert stream.used_fallback
     assert [v for batch, _ in stream for v in batch.column(0).to_pylist()] == list(range(2500))
 

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import functools
 import logging
-import threading
 from typing import Callable, Iterable, Optional
 
 from gateway.spark.arrow_stream import ArrowBatchStream, is_small, small_result
-from gateway.errors import BusyError, GatewayError, InvalidStatementError
+from gateway.errors import GatewayError, InvalidStatementError
 from gateway.models import Column, OperationStatus, StatementSummary
 from gateway.core.freshness import WRITES, may_write
 from gateway.core.health import ENGINE
@@ -24,6 +23,7 @@ from gateway.spark.conf import restore_conf
 from gateway.spark.errors import ENGINE_ERRORS, is_engine_failure
 from gateway.spark.jobs import clear_job_group, use_scheduler_pool
 from gateway.spark.scheduler import pool_for
+from gateway.core.stream_budget import StreamBudget
 from gateway.core.statements import MAX_NESTING, Statement, StatementKind, split_script
 
 log = logging.getLogger(__name__)
@@ -50,7 +50,7 @@ class StatementRunner:
     def __init__(self, max_chars: int, max_nesting: int = MAX_NESTING) -> None:
         self.max_chars = max_chars
         self.max_nesting = max_nesting
-        self.streams = StreamBudget(0, 60.0)  # the service sets the configured bound
+        self.streams = StreamBudget(0, 60.0)  # the service sets the configured bounds
         self.handlers: dict[StatementKind, StatementHandler] = {}
         # Checks run before every statement, in the worker; one may refuse it by raising (jars).
         self.guards: list[Callable[[object, Statement], None]] = []
@@ -118,7 +118,7 @@ class StatementRunner:
                 use_scheduler_pool(spark, pool_for(df, session.scheduler_pool))
                 last = statement.index == len(statements) - 1
                 if not last:
-                    summary.rows = self._drain(df, session.timezone)
+                    summary.rows = self._drain(df, session.timezone, operation)
                     summary.status = "FINISHED"
                     continue
                 schema = df.schema if df is not None else None
@@ -128,12 +128,14 @@ class StatementRunner:
                 elif is_small(df):
                     batches = _marked(small_result(df, schema).to_batches())
                 else:
-                    stream = self.streams.open(df, schema, session.timezone)
-                    batches = stream
+                    stream = prepare_stream(df, schema, session.timezone)
                 restore_conf(spark, restore)
                 restore = {}
                 session.run_lock.release()
                 locked = False
+                if stream is not None:  # wait for driver memory without holding the session
+                    stream = self.streams.admit(stream, wanted=lambda: operation.status in _ACTIVE)
+                    batches = stream
                 summary.rows = self._feed(operation, batches)
                 summary.status = "FINISHED"
             if operation.status in _ACTIVE:
@@ -168,7 +170,7 @@ class StatementRunner:
             operation.transition(OperationStatus.FINISHED)
         return rows
 
-    def _drain(self, df, timezone: str) -> int:
+    def _drain(self, df, timezone: str, operation: Operation) -> int:
         """Run a statement that is not the last of a script; count its rows, keep none."""
         if df is None:
             return 0
@@ -177,7 +179,7 @@ class StatementRunner:
             return 0
         if is_small(df):
             return len(df.collect())
-        stream = self.streams.open(df, schema, timezone)
+        stream = self.streams.admit(prepare_stream(df, schema, timezone), wanted=lambda: operation.status in _ACTIVE)
         try:
             return sum(batch.num_rows for batch, _ in stream)
         finally:
@@ -213,65 +215,13 @@ class StatementRunner:
             log.debug("operation %s failed while streaming", operation.handle)
 
 
-class StreamBudget:
-    """A gateway-wide bound on streamed results: each open partition stream may hold up to two
-    partitions in the driver heap, so at most ``limit`` of them are open at once (0 = no bound).
-    One more waits up to ``wait_s`` for a slot, then fails with a clear error."""
-
-    def __init__(self, limit: int, wait_s: float) -> None:
-        self.limit = limit
-        self.wait_s = wait_s
-        self._slots = threading.BoundedSemaphore(limit) if limit > 0 else None
-        self.open_now = 0
-
-    def open(self, df, schema, timezone: str):
-        if self._slots is None:
-            return _open_stream(df, schema, timezone)
-        if not self._slots.acquire(timeout=self.wait_s if self.wait_s > 0 else None):
-            raise BusyError(
-                f"{self.limit} large results are being read already (setting result.max_streams), and none ended "
-                f"within {self.wait_s:g} s: fetch or close results you no longer read, or try again later")
-        try:
-            stream = _open_stream(df, schema, timezone)
-        except BaseException:
-            self._slots.release()
-            raise
-        self.open_now += 1
-        return _BudgetedStream(stream, self._release)
-
-    def _release(self) -> None:
-        self.open_now -= 1
-        self._slots.release()
-
-
-class _BudgetedStream:
-    """A stream that gives its slot back once, when closed."""
-
-    def __init__(self, stream, release: Callable[[], None]) -> None:
-        self._stream = stream
-        self._release = release
-        self._lock = threading.Lock()
-
-    def __iter__(self):
-        return iter(self._stream)
-
-    def close(self) -> None:
-        try:
-            self._stream.close()
-        finally:
-            with self._lock:
-                release, self._release = self._release, None
-            if release is not None:
-                release()
-
-
 def _marked(batches: list) -> Iterable:
     """``(batch, is_last)`` pairs of an in-memory result."""
     return ((batch, i == len(batches) - 1) for i, batch in enumerate(batches))
 
 
-def _open_stream(df, schema, timezone: str) -> ArrowBatchStream:
-    """Open the partition stream with adaptive execution off for its planning.
+def prepare_stream(df, schema, timezone: str) -> ArrowBatchStream:
+    """Plan the partition stream with adaptive execution off; nothing runs until it is admitted.
 
     With AQE on, ``toArrowBatchRdd`` runs the shuffle stages eagerly on the calling thread,
     and after ``cancelJobGroup`` that thread waited forever (measured on Spark 4.3.0); with

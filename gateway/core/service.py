@@ -22,7 +22,8 @@ from gateway.contract import GatewayContract
 from gateway.core import data_lock
 from gateway.core.admin_calls import ADMIN_CALLS, AdminCalls
 from gateway.core.catalog import CatalogBrowser
-from gateway.core.executor import StatementRunner, StreamBudget
+from gateway.core.executor import StatementRunner
+from gateway.core.stream_budget import StreamBudget
 from gateway.core.freshness import WRITES
 from gateway.core.health import ENGINE, HealthWatchdog
 from gateway.core.history import StatementHistory
@@ -45,6 +46,7 @@ from gateway.models import (MAX_TIMEOUT_MS, Column, FunctionDetail, FunctionInfo
                             OperationStatus, OperationType, ResultSet, ResultType, TableDetail, TableInfo, TableKind)
 from gateway.spark.errors import is_engine_failure
 from gateway.spark.jobs import ui_url
+from gateway.spark.liveness import driver_heap_max
 from gateway.spark.root import get_or_create_root
 from gateway.store import WorkbenchStore, default_url
 
@@ -97,7 +99,9 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
                                     self.config["store.max_text_chars"])
         self.root = get_or_create_root(self.config)
         self.runner = StatementRunner(self.config["statement.max_chars"], self.config["statement.max_nesting"])
-        self.runner.streams = StreamBudget(self.config["result.max_streams"], self.config["operation.wait_timeout_s"])
+        heap = driver_heap_max(self.root) or 0
+        self.runner.streams = StreamBudget(self.config["result.max_streams"], self.config["operation.wait_timeout_s"],
+                                           int(self.config["result.stream_memory_fraction"] * heap))
         self.restrictions = Restrictions(self.config)  # what non-admins may not do (auth on)
         self.runner.guards.append(self.restrictions.check_statement)
         self.journal = SessionJournal(self)  # sessions that survive a restart

@@ -7,20 +7,22 @@ Spark job for driver-side rows, one job otherwise.
 
 Everything else streams (``ArrowBatchStream``), through the JVM (``Capability.PARTITION_STREAM``):
 ``Dataset.toArrowBatchRdd`` served by ``PythonRDD.toLocalIteratorAndServe`` runs one Spark
-job per partition, the next one computed while the client reads the current one, so the driver
-holds at most two partitions and the producer waits for the client. A backend without it
+job per partition, the next one computed while the client reads the current one (unless its
+caller says the partitions are too big for that), so the driver holds at most two partitions and
+the producer waits for the client. A backend without it
 (e.g. Spark Connect) takes the public ``toLocalIterator()``, rows packed into Arrow batches.
 """
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Optional
 
 import pyarrow as pa
 
 from gateway.spark.backend import Capability, jdataframe, jvm, supports
-from gateway.spark.plans import proven_max_rows
+from gateway.spark.plans import estimated_result_bytes, proven_max_rows
 
 FALLBACK_BATCH_ROWS = 10_000
+_WHAT = "streaming a result partition by partition"
 # Results Spark proves to have at most this many rows are collected in one go (one job for
 # every partition, as direct collect() does) instead of streamed partition by partition.
 SMALL_RESULT_ROWS = 1000
@@ -73,30 +75,45 @@ def rows_to_arrow(rows: list, schema) -> pa.Table:
 class ArrowBatchStream:
     """Iterator of ``(pyarrow.RecordBatch, is_last)`` over a DataFrame; ``close()`` stops early.
 
-    ``is_last`` marks the result's final batch as soon as it is read (one batch of look-ahead
-    inside the last partition), so the client gets the end with the last rows.
+    Made in two steps: the constructor plans the partitions and reads Spark's estimate of their
+    size (``partition_bytes``) without running anything; ``start`` begins serving them. Between
+    the two, a caller may wait for driver memory (``gateway.core.stream_budget``) without holding
+    its session. ``is_last`` marks the result's final batch as soon as it is read (one batch of
+    look-ahead inside the last partition), so the client gets the end with the last rows.
     """
 
     def __init__(self, df, schema, timezone: str) -> None:
         self.schema = arrow_schema(schema, timezone)
         self._sockfile = self._sock = self._server = None
         self._rows = None
+        self._df = df
         self._spark_schema = schema
+        self._jrdd = None
         self.partitions = 0
-        self.used_fallback = False
-        if not supports(df.sparkSession, Capability.PARTITION_STREAM):
-            self.used_fallback = True
-            self._rows = df.toLocalIterator()
+        self.partition_bytes: Optional[int] = None  # Spark's estimate of one partition (None: unknown)
+        self.prefetch = False
+        self.used_fallback = not supports(df.sparkSession, Capability.PARTITION_STREAM)
+        if self.used_fallback:
             return
-        what = "streaming a result partition by partition"
-        jrdd = jdataframe(df, Capability.PARTITION_STREAM, what).toArrowBatchRdd()
-        self.partitions = jrdd.getNumPartitions()
-        serve = jvm(df.sparkSession, Capability.PARTITION_STREAM, what).org.apache.spark.api.python.PythonRDD
-        port, secret, self._server = serve.toLocalIteratorAndServe(jrdd, True)  # prefetch the next partition
+        self._jrdd = jdataframe(df, Capability.PARTITION_STREAM, _WHAT).toArrowBatchRdd()
+        self.partitions = self._jrdd.getNumPartitions()
+        if supports(df.sparkSession, Capability.PLAN_INTERNALS):
+            total = estimated_result_bytes(df)
+            self.partition_bytes = None if total is None else total // max(1, self.partitions)
+
+    def start(self, prefetch: bool = True) -> "ArrowBatchStream":
+        """Begin serving partitions; with ``prefetch`` Spark computes the next while the client reads one."""
+        if self.used_fallback:
+            self._rows = self._df.toLocalIterator()
+            return self
+        serve = jvm(self._df.sparkSession, Capability.PARTITION_STREAM, _WHAT).org.apache.spark.api.python.PythonRDD
+        port, secret, self._server = serve.toLocalIteratorAndServe(self._jrdd, prefetch)
+        self.prefetch = prefetch
         from pyspark.util import local_connect_and_auth
 
         self._sockfile, self._sock = local_connect_and_auth(port, secret)
         self._sock.settimeout(None)
+        return self
 
     def __iter__(self) -> Iterator[tuple[pa.RecordBatch, bool]]:
         if self.used_fallback:

@@ -107,3 +107,19 @@ def proven_small_input(df, max_bytes: int = SMALL_INPUT_BYTES) -> bool:
             if product > max_bytes:
                 return False
     return True
+
+
+def estimated_result_bytes(df) -> Optional[int]:
+    """Catalyst's estimate of the result's size in bytes (its optimized plan's ``sizeInBytes``), or None.
+
+    Row counts times Spark's default width of each column type: close for numbers, low for long
+    strings (a string counts as 20 bytes), high after a selective filter. An estimate, for budgets.
+    """
+    try:
+        size = jdataframe(df, Capability.PLAN_INTERNALS, "the size Spark estimates for a result") \
+            .queryExecution().optimizedPlan().stats().sizeInBytes()
+        return size if isinstance(size, int) else int(size.toString())
+    except ENGINE_ERRORS as exc:
+        log.debug("no size estimate for a result: %s", exc)
+        return None
+
