@@ -99,7 +99,8 @@ def test_unfetched_scans_share_the_drivers_stream_budget_and_one_that_does_not_f
         assert wait_for(lambda: gateway.get_operation_info(handle, second).status == OperationStatus.ERROR, 60)
         error = gateway.get_operation_info(handle, second).exception
         assert "result.stream_memory_fraction" in error["root_cause"] and "fetch or close" in error["root_cause"], error
-        assert gateway.get_operation_info(handle, first).status == OperationStatus.FINISHED  # it streams
+        assert gateway.get_operation_info(handle, first).status in (OperationStatus.RUNNING,  # it streams
+                                                                    OperationStatus.FINISHED)
         assert budget.open_now == 1 and budget.reserved <= budget.budget_bytes
         assert gateway.get_health()["status"] == "UP"
         gateway.close_operation(handle, first)
@@ -160,14 +161,14 @@ def test_a_result_too_big_for_the_driver_is_a_clear_error_and_a_dead_driver_says
     assert error is not None, "3 GB through a 1 GB driver gave no error"
     text = str(error.body)
     print(f"\nthe 3 GB fetch answered {error.status} after {time.monotonic() - started:.1f} s: {text[:300]}")
-    if "ENGINE_DOWN" not in text:  # the guard or Spark refused it in time: the server goes on
+    if error.status != 503:  # the guard or Spark refused it in time: the server goes on
         assert "DRIVER_MEMORY_EXHAUSTED" in text or "maxResultSize" in text, text[:2000]
         assert client("GET", "/v1/health").status == 200
         other = client.open_session()
         assert client.fetch_all(other, client.execute(other, "SELECT 1"))[1] == [[1]]
         os.kill(jvm_pid, signal.SIGKILL)  # then the driver dies anyway
         assert wait_for(lambda: client("GET", "/v1/health").status == 503, 10)
-    else:
+    else:  # the driver died building the partition: the fetch answers 503 like every other call
         assert "the Spark driver" in error.body["errors"][0], text[:2000]
     health = client("GET", "/v1/health")
     assert health.status == 503 and health.body["status"] == "DOWN"

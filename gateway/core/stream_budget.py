@@ -92,8 +92,8 @@ class StreamBudget:
             held = f"{self.limit} large results are being read already (setting result.max_streams)"
         else:
             held = (f"the driver memory for streamed results ({self.budget_bytes // _MIB:,} MiB, setting "
-                    f"result.stream_memory_fraction of the driver heap) is held by {self.open_now} results being "
-                    f"read ({self.reserved // _MIB:,} MiB); this one needs about {need // _MIB:,} MiB (Spark's "
+                    f"result.stream_memory_fraction of the driver heap) is held by {self.open_now} "
+                    f"result{'s' if self.open_now != 1 else ''} being read ({self.reserved // _MIB:,} MiB); this one needs about {need // _MIB:,} MiB (Spark's "
                     f"estimate of one partition, {PARTITION_COPIES} times over: copies while it arrives)")
         return (f"{held}, and none ended within {self.wait_s:g} s: fetch or close results you no longer read, "
                 f"or try again later")

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from gateway import InvalidTokenError, ResultType, SqlExecutionError
+from gateway.errors import EngineDownError
 from gateway.rest.deps import service_of
 from gateway.rest.encoding import JSONBytes, to_json
 from gateway.rest.paging import (ARROW_MEDIA_TYPE, RowFormat, next_result_uri, page_arrow, page_json,
@@ -67,6 +68,8 @@ def fetch_results(request: Request, session_handle: str, operation_handle: str, 
         after_end = True
     if page.result_type is ResultType.ERROR:
         error = page.exception or {"root_cause": "the statement failed"}
+        if error.get("error_class") == "ENGINE_DOWN":  # not the statement's fault: 503, as every call answers
+            raise EngineDownError(error.get("root_cause", "the Spark driver has stopped"))
         raise SqlExecutionError(error.get("root_cause", "the statement failed"), error)
     is_query, job_id = _query_facts(request, session_handle, operation_handle, page)
     if row_format is RowFormat.ARROW:
