@@ -256,3 +256,18 @@ def test_cancel_stops_a_download_and_frees_the_session(gateway, session, dribble
     print(f"\nnext statement after canceling a stalled download: {took * 1000:.0f} ms")
     assert rows == [[2]] and took < 5
     assert status(gateway, session, op) == OperationStatus.CANCELED
+
+
+def test_a_users_own_allocation_file_must_give_the_small_lane_its_share(tmp_path):
+    from gateway.errors import ConfigurationError
+    from gateway.spark.scheduler import allocation_xml, check_allocation_file
+
+    own = tmp_path / "pools.xml"
+    own.write_text('<?xml version="1.0"?><allocations><pool name="etl"><weight>2</weight></pool></allocations>')
+    with pytest.raises(ConfigurationError, match="must define the pool 'workbench-small' with minShare 1") as refused:
+        check_allocation_file(own)
+    assert "<minShare>1</minShare>" in str(refused.value)  # what to add, spelled out
+    own.write_text(allocation_xml().replace("</allocations>", '<pool name="etl"><weight>2</weight></pool></allocations>'))
+    check_allocation_file(own)  # the lane and the user's pools together
+    with pytest.raises(ConfigurationError, match="cannot be read"):
+        check_allocation_file(tmp_path / "missing.xml")

@@ -15,7 +15,7 @@ from gateway.config import WorkbenchConfig
 from gateway.errors import ConfigurationError, JavaNotFoundError
 from gateway.spark.backend import Capability, jcontext, jvm, supports
 from gateway.spark.metastore import ensure_schema, java_binary, jdbc_conf
-from gateway.spark.scheduler import ALLOCATION_FILE, write_allocation_file
+from gateway.spark.scheduler import ALLOCATION_FILE, check_allocation_file, write_allocation_file
 
 MIN_JAVA = 17
 _INSTALL_HINT = ("Install Java 17 or newer (Debian/Ubuntu: apt-get install openjdk-17-jdk-headless) "
@@ -62,9 +62,7 @@ def spark_conf(config: WorkbenchConfig) -> dict[str, str]:
         # Its pools (gateway/spark/scheduler.py): the lane of proven-small statements wins free cores.
         "spark.scheduler.allocation.file": str(data / ALLOCATION_FILE),
     }
-    if config["spark.master"].startswith("local"):
-        conf["spark.driver.host"] = "127.0.0.1"
-    else:  # executors on other hosts must reach the driver
+    if not config["spark.master"].startswith("local"):  # executors on other hosts must reach the driver
         conf.pop("spark.driver.bindAddress")
         # Named, not left to Spark: SPARK_LOCAL_IP (which binds the web UI) would otherwise pick it.
         conf["spark.driver.host"] = config["spark.conf"].get("spark.driver.host") or driver_address(
@@ -138,6 +136,8 @@ def get_or_create_root(config: WorkbenchConfig):
         conf = spark_conf(config)
         if conf["spark.scheduler.allocation.file"] == str(config.data_dir / ALLOCATION_FILE):
             write_allocation_file(config.data_dir / ALLOCATION_FILE)  # not the user's own file
+        else:
+            check_allocation_file(Path(conf["spark.scheduler.allocation.file"]))
         builder = SparkSession.builder.master(config["spark.master"]).appName(config["spark.app_name"])
         for key, value in conf.items():
             builder = builder.config(key, value)

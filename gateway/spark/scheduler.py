@@ -17,7 +17,10 @@ session open at once (numbers are reused), plus this one.
 """
 from __future__ import annotations
 
+import xml.etree.ElementTree as ElementTree
 from pathlib import Path
+
+from gateway.errors import ConfigurationError
 
 SMALL_POOL = "workbench-small"
 SMALL_POOL_MIN_SHARE = 1
@@ -47,6 +50,26 @@ def write_allocation_file(path: Path) -> Path:
     partial.write_text(allocation_xml(), encoding="utf-8")
     partial.replace(path)
     return path
+
+
+def check_allocation_file(path: Path) -> None:
+    """A user's own allocation file (``spark.scheduler.allocation.file``) must define ``SMALL_POOL``:
+    without it Spark makes the pool with minShare 0 and short statements lose their lane, unseen."""
+    try:
+        root = ElementTree.parse(path).getroot()
+    except (OSError, ElementTree.ParseError) as exc:
+        raise ConfigurationError(f"the scheduler allocation file {path} (spark.scheduler.allocation.file) cannot be "
+                                 f"read: {exc}") from None
+    pools = {pool.get("name"): pool for pool in root.iter("pool")}
+    pool = pools.get(SMALL_POOL)
+    min_share = pool.findtext("minShare", "0").strip() if pool is not None else "0"
+    if not min_share.isdigit() or int(min_share) < SMALL_POOL_MIN_SHARE:
+        raise ConfigurationError(
+            f"the scheduler allocation file {path} (spark.scheduler.allocation.file) must define the pool "
+            f"{SMALL_POOL!r} with minShare {SMALL_POOL_MIN_SHARE} or more: the workbench runs statements Spark proves "
+            f"tiny there so that they start while long scans hold the cores. Add to <allocations>:\n"
+            f"{allocation_xml().split('<allocations>')[1].split('</allocations>')[0].strip()}\n"
+            f"or leave the setting out to let the workbench write its own file.")
 
 
 def pool_for(df, session_pool: str) -> str:
