@@ -138,3 +138,16 @@ def test_rest_sessions_see_each_others_writes(http, gateway):  # noqa: F811
     finally:
         for handle in (a, b):
             http("DELETE", f"/v1/sessions/{handle}")
+
+
+def test_another_sessions_new_table_and_columns_complete_at_once(gateway, pair):
+    a, b = pair
+    table = f"{DB}.completed_later"
+    rows_of(gateway, b, f"DROP TABLE IF EXISTS {table}")
+    before = [c.value for c in gateway.complete_candidates(a, f"SELECT * FROM {DB}.", len(f"SELECT * FROM {DB}."))]
+    assert "completed_later" not in before  # A's completion has loaded the database's tables now
+    rows_of(gateway, b, f"CREATE TABLE {table} (id BIGINT, fresh_column STRING) USING parquet")
+    statement = f"SELECT * FROM {DB}."
+    assert "completed_later" in [c.value for c in gateway.complete_candidates(a, statement, len(statement))]
+    statement = f"SELECT fresh FROM {table}"
+    assert "fresh_column" in [c.value for c in gateway.complete_candidates(a, statement, len("SELECT fresh"))]

@@ -23,6 +23,7 @@ from sqlglot.errors import TokenError
 from sqlglot.tokens import TokenType
 
 from gateway.core.catalog import list_relations, quote, quote_name, split_name
+from gateway.core.freshness import WRITES
 from gateway.core.functions import builtin_functions
 from gateway.errors import InvalidRequestError
 from gateway.models import Candidate  # noqa: F401  (value types of the contract)
@@ -71,6 +72,7 @@ class SchemaCache:
 
     def invalidate(self) -> None:
         with self._lock:
+            self.epoch = WRITES.value  # taken before loading: a write during the load drops it again
             self.generation += 1
             self._relations: dict[Optional[str], list[Candidate]] = {}
             self._databases: dict[Optional[str], list[str]] = {}
@@ -288,11 +290,15 @@ class Completer:
         self._lock = threading.Lock()
 
     def cache(self, session) -> SchemaCache:
+        """The session's cache, dropped first when any session has written since it loaded (another
+        tab's CREATE TABLE shows in this one's completion without a refresh)."""
         with self._lock:
             cache = self._caches.get(session.handle)
             if cache is None:
                 cache = self._caches[session.handle] = SchemaCache(session.spark)
-            return cache
+        if cache.epoch != WRITES.value:
+            cache.invalidate()
+        return cache
 
     def invalidate(self, session) -> None:
         with self._lock:
