@@ -127,28 +127,31 @@ class HealthWatchdog:
         if time.monotonic() < self._quiet_until or maximum <= 0:
             return
         limit = self.memory_fraction * maximum
-        if live <= limit and in_use > 0.97 * maximum:
-            # A heap that looks full may be garbage the JVM has not collected yet (an idle heap stays so):
-            # collect, and judge by what is live after it. A full collection stops the JVM for a moment,
-            # so at most once per _COLLECT_EVERY_S; a runaway result meanwhile still meets the live check.
-            if time.monotonic() >= self._next_collect:
-                live = self._gauge.collect()
-                self._next_collect = time.monotonic() + _COLLECT_EVERY_S
-        if live > limit and time.monotonic() >= self._next_confirm:
-            # The old generation's reading is from its last collection, which may be long ago: a big
-            # result since freed stays "live" in it until the next one (an idle JVM may never collect),
-            # and would stop every new statement. Confirm with a collection of our own before stopping.
+        now = time.monotonic()
+        producing = self._producing()
+        if (live > limit or (producing and in_use > limit)) and now >= self._next_confirm:
+            # Over the line, or a result being produced while the heap fills: find out what is live.
+            # The old generation's reading dates from its last collection: a big result freed since
+            # stays "live" in it (an idle JVM may never collect again) and would stop every new
+            # statement; and a partition being built fills the heap long before that reading moves.
+            # A full collection stops the JVM for a moment: at most once per _CONFIRM_EVERY_S.
             live = self._gauge.collect()
             self._next_confirm = time.monotonic() + _CONFIRM_EVERY_S
-        if live > limit:
-            self._stop_newest(live, in_use, maximum)
+        elif live <= limit and in_use > 0.97 * maximum and now >= self._next_collect:
+            # An idle heap that looks full is garbage the JVM has not collected yet: collect now and
+            # then (at most once per _COLLECT_EVERY_S) so that the health figures say what is live.
+            live = self._gauge.collect()
+            self._next_collect = time.monotonic() + _COLLECT_EVERY_S
+        if live > limit and producing:
+            self._stop_newest(producing, live, in_use, maximum)
 
-    def _stop_newest(self, live: int, in_use: int, maximum: int) -> None:
-        producing = [op for op in self.operations.all()
-                     if op.status in (OperationStatus.RUNNING, OperationStatus.FINISHED)
-                     and not op.fetcher.ended and not op.done.is_set()]
-        if not producing:
-            return
+    def _producing(self) -> list:
+        """Operations still producing a result: what the guard may stop."""
+        return [op for op in self.operations.all()
+                if op.status in (OperationStatus.RUNNING, OperationStatus.FINISHED)
+                and not op.fetcher.ended and not op.done.is_set()]
+
+    def _stop_newest(self, producing: list, live: int, in_use: int, maximum: int) -> None:
         victim = max(producing, key=lambda op: op.started_at or 0)
         mib = 1024 * 1024
         error = {
