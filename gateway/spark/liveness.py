@@ -23,8 +23,14 @@ def driver_lost(exc: BaseException) -> Optional[str]:
         return None
     text = str(exc)[:20_000]
     marker = next((marker for marker in _STOPPED if marker in text), None)
-    if marker is not None or isinstance(exc, Py4JJavaError):
+    if marker is not None:
         return marker
+    if isinstance(exc, Py4JJavaError):
+        # In local mode the tasks share the driver's heap: an OutOfMemoryError there ends the JVM
+        # (exit code 52) just after the statement hears of it. Say so, not the bare Java error.
+        if "java.lang.OutOfMemoryError" in text and _exits_soon(_EXIT_WAIT_S):
+            return "out of memory"
+        return None
     # A Py4J failure that is no Java exception (``py4j.reflection does not exist in the JVM`` while
     # PySpark converted an error) is what a JVM in the middle of dying answers: wait for its end.
     return "the driver JVM exited" if _exits_soon(_EXIT_WAIT_S) else None
