@@ -1,12 +1,16 @@
 """The workbench process, as ./workbench starts it: with rest.enabled the gateway and its REST API
-first (they answer before any browser opens the UI), then Streamlit's server in this same process,
-whose app.py takes that same gateway (gateway.rest.process_gateway).
+start at once in the background (they answer before any browser opens the UI), beside Streamlit's
+server in this same process, whose app.py takes that same gateway (gateway.rest.process_gateway)
+and shows the editor while Spark starts. A gateway that cannot start (a REST port in use, a data
+directory held by another process) ends the process with exit code 2, saying why.
 
     .venv/bin/python launch.py [streamlit options, e.g. --server.port 8501]
 """
 from __future__ import annotations
 
+import os
 import sys
+import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -20,6 +24,18 @@ def server_address(argv: list[str]) -> str | None:
         if arg.startswith("--server.address="):
             return arg.split("=", 1)[1]
     return None
+
+
+def start_gateway(process_gateway, factory) -> None:
+    """Build the process's gateway and its REST API; if it cannot start, end the process saying why
+    (Streamlit alone, without the API it was asked for, would hide the failure)."""
+    from gateway import ConfigurationError
+
+    try:
+        process_gateway(factory)
+    except ConfigurationError as exc:
+        print(f"error: {exc}", file=sys.stderr, flush=True)
+        os._exit(2)
 
 
 def main(argv: list[str]) -> int:
@@ -36,7 +52,8 @@ def main(argv: list[str]) -> int:
         check_workbench_bind(address, auth_mode(config))  # before Spark starts
         if config["rest.enabled"]:
             print("Starting Spark and the REST API (rest.enabled) …", flush=True)
-            process_gateway(GatewayService)
+            threading.Thread(target=start_gateway, args=(process_gateway, GatewayService),
+                             name="gateway-start", daemon=True).start()
     except ConfigurationError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

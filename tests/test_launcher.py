@@ -38,11 +38,14 @@ def test_rest_answers_with_the_process_before_any_browser(tmp_path):
                                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         deadline = time.monotonic() + START_TIMEOUT_S
-        status = 0
+        status, ui_first = 0, False
         while status != 200 and process.poll() is None and time.monotonic() < deadline:
             time.sleep(0.5)
             status, body = _get(f"http://127.0.0.1:{rest_port}/api_versions")
+            ui_first = ui_first or (status != 200 and _get(f"http://127.0.0.1:{ui_port}/_stcore/health")[0] == 200)
         assert status == 200, (tmp_path / "launch.log").read_text(errors="replace")[-3000:]
+        # Spark starts in the background: the UI (and its start-up editor) answered while it started.
+        assert ui_first, "the UI did not answer before Spark and the REST API were up"
         assert json.loads(body)["versions"][-1] == "V4"
         with connect(f"http://127.0.0.1:{rest_port}") as conn:  # no browser has opened the UI
             assert conn.cursor().execute("SELECT 40 + 2").fetchall() == [(42,)]
@@ -60,3 +63,23 @@ def test_rest_answers_with_the_process_before_any_browser(tmp_path):
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait(10)
         log.close()
+
+
+def test_a_rest_port_in_use_ends_the_process_saying_so(tmp_path):
+    import socket
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}
+    env.update(WORKBENCH_REST_ENABLED="true", WORKBENCH_REST_PORT=str(taken.getsockname()[1]),
+               WORKBENCH_DATA_DIR=str(tmp_path), WORKBENCH_SPARK_MASTER="local[1]",
+               WORKBENCH_SPARK_CONF=json.dumps({"spark.driver.memory": "1g", "spark.ui.enabled": "false"}))
+    try:
+        done = subprocess.run([sys.executable, "launch.py", "--server.port", str(free_port()), "--server.headless",
+                               "true", "--browser.gatherUsageStats", "false"],
+                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=START_TIMEOUT_S)
+    finally:
+        taken.close()
+    assert done.returncode == 2, done.stderr[-3000:]
+    assert "the REST API did not start" in done.stderr and "port in use" in done.stderr
