@@ -83,6 +83,9 @@ class FeatureHost(Protocol):
     def schema_changed(self, session) -> None:
         """Tell every feature that the session's catalog or functions may have changed."""
 
+    def execute_statement(self, handle, statement: str, **options) -> Any:
+        """Submit a statement as a client would (queued, run, fetched): the contract's call; its handle."""
+
 
 StatementHandler = Callable[[Any, Any], Any]
 
