@@ -119,11 +119,29 @@ def test_a_small_result_comes_whole_in_one_fetch(gateway, session, statement, ro
     gateway.close_operation(session, op)
 
 
-def test_driver_side_rows_run_no_spark_job(gateway, session):
-    op = gateway.execute_statement(session, "VALUES (1, 'a'), (2, 'b')")
-    assert [p.rows for p in gateway.iter_results(session, op, timeout_s=60)] == [[[1, "a"], [2, "b"]]]
+@pytest.mark.parametrize("statement, rows", [
+    ("VALUES (1, 'a'), (2, 'b')", [[1, "a"], [2, "b"]]),
+    # A projection of one row and no table: Spark's ConvertToLocalRelation computes it in the driver.
+    ("SELECT 1", [[1]]),
+    ("SELECT 1 AS a, 'x' AS b, array(1, 2) AS c, named_struct('k', 2) AS d, 7 / 2 AS e",
+     [[1, "x", [1, 2], {"k": 2}, 3.5]]),
+])
+def test_driver_side_rows_run_no_spark_job(gateway, session, statement, rows):
+    op = gateway.execute_statement(session, statement)
+    assert [p.rows for p in gateway.iter_results(session, op, timeout_s=60)] == [rows]
     assert list(gateway.root.sparkContext.statusTracker().getJobIdsForGroup(f"workbench-op-{op}")) == []
     gateway.close_operation(session, op)
+
+
+def test_a_one_row_projection_in_the_driver_keeps_spark_semantics(gateway, session):
+    """Errors, per-row functions and a UDF behave as in Spark's own job (the driver path only swaps the leaf)."""
+    assert run_all(gateway, session, "SELECT 1/0")[2].exception["error_class"] == "DIVIDE_BY_ZERO"
+    failed = run_all(gateway, session, "SELECT raise_error('boom')")[2].exception
+    assert failed["error_class"] == "USER_RAISED_EXCEPTION" and "boom" in failed["root_cause"]
+    first, second = (run_all(gateway, session, "SELECT rand(7) AS r, uuid() AS u")[1][0] for _ in range(2))
+    assert first[0] == second[0] and first[1] != second[1]   # the seed's value; a new uuid per run
+    spark = gateway.sessions.get(session).spark
+    assert run_all(gateway, session, "SELECT rand(7)")[1] == [[spark.sql("SELECT rand(7)").collect()[0][0]]]
 
 
 ALL_TYPES = """

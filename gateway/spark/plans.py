@@ -123,3 +123,37 @@ def estimated_result_bytes(df) -> Optional[int]:
         log.debug("no size estimate for a result: %s", exc)
         return None
 
+
+def driver_local(df):
+    """The same query as a DataFrame whose rows Spark computes in the driver, without a job, or None.
+
+    For a projection of one row and no table (``SELECT 1``, ``SELECT current_date(), rand()``):
+    Catalyst plans ``OneRowRelation`` as a one-task job (~40 ms on 2 cores), while the same
+    projection over a one-row ``LocalRelation`` (what ``VALUES`` gives) is evaluated by Spark's own
+    optimizer rule ConvertToLocalRelation and collected without a job. Only the leaf changes (one
+    empty row either way); a plan of any other shape, or a Spark whose classes differ, gives None
+    and runs as it is. Errors of the query itself (``SELECT 1/0``) are left to that run.
+    """
+    what = "collecting a one-row projection in the driver"
+    try:
+        plan = jdataframe(df, Capability.PLAN_INTERNALS, what).queryExecution().optimizedPlan()
+        if plan.nodeName() != "Project" or plan.child().nodeName() != "OneRowRelation":
+            return None
+        j = jvm(df.sparkSession, Capability.PLAN_INTERNALS, what)
+
+        def seq(*items):
+            listed = j.java.util.ArrayList()
+            for item in items:
+                listed.add(item)
+            return j.scala.jdk.javaapi.CollectionConverters.asScala(listed).toSeq()
+
+        one_row = j.org.apache.spark.sql.catalyst.plans.logical.LocalRelation(
+            seq(), seq(j.org.apache.spark.sql.catalyst.InternalRow.empty()), False, j.scala.Option.empty())
+        dataset = j.org.apache.spark.sql.classic.Dataset.ofRows(
+            jsession(df.sparkSession, Capability.PLAN_INTERNALS, what), plan.withNewChildren(seq(one_row)))
+        from pyspark.sql.classic.dataframe import DataFrame
+
+        return DataFrame(dataset, df.sparkSession)
+    except (*ENGINE_ERRORS, ImportError, AttributeError, TypeError):  # noqa: B030 - the plain run follows
+        log.debug("no driver-side collection for this plan; it runs as a job", exc_info=True)
+        return None

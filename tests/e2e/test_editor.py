@@ -213,6 +213,48 @@ def test_run_shows_the_running_state_at_once_and_the_result_of_the_text_just_typ
     page.get_by_text("CANCELED").first.wait_for(timeout=60_000)
 
 
+# In the editor's frame: from the click on Run all (its event's time) to the first animation frame that
+# shows "Running", then to the first frame with the badge gone and a result grid visible on the page.
+WATCH_CLICK = """() => {
+  const w = window.__wbClick = {click: null, running: null, rows: null};
+  document.getElementById('run-all').addEventListener('click', () => { w.click = performance.now(); },
+                                                      {capture: true, once: true});
+  const tick = () => {
+    const now = performance.now(), badge = document.getElementById('status');
+    if (w.click !== null) {
+      const shown = badge.style.display !== 'none' && /Running/.test(badge.textContent);
+      if (shown && w.running === null) w.running = now - w.click;
+      const grid = [...window.parent.document.querySelectorAll('[data-testid="stDataFrame"]')]
+        .some(g => g.checkVisibility({visibilityProperty: true, opacityProperty: true}));
+      if (w.running !== null && !shown && grid) { w.rows = now - w.click; return; }
+    }
+    if (w.click === null || now - w.click < 60000) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}"""
+
+
+def test_select_1_shows_running_at_once_and_its_row_within_seconds(workbench, page):
+    """Issue 14's click-to-first-row, bounded loosely (benchmarks/browser_latency.py measures it; on an idle
+    machine it is a few hundred ms): a second full-page rerun, a forced full collection after every script
+    run, or a result that waits for a poll shows up here as several seconds."""
+    frame = editor_frame(page)
+    replace_text(page, frame, "SELECT 1 AS answer")
+    timings = []
+    for _ in range(4):   # the first run warms Spark's code generation for the statement
+        page.keyboard.press("Escape")
+        frame.evaluate(WATCH_CLICK)
+        frame.click("#run-all")
+        frame.wait_for_function("window.__wbClick.rows !== null", timeout=60_000)
+        timings.append(frame.evaluate("window.__wbClick"))
+    shot(page, "02b-select-1")
+    assert page.get_by_text("FINISHED").first.is_visible()
+    for t in timings[1:]:
+        assert t["running"] < 1_000, f"the running state took {t['running']:.0f} ms to show: {timings}"
+    median = sorted(t["rows"] for t in timings[1:])[1]
+    assert median < 3_000, f"SELECT 1's row took {median:.0f} ms (median of three) to show: {timings}"
+
+
 def test_drafts_survive_a_page_switch_a_reload_and_a_restart(workbench, page):
     frame = editor_frame(page)
     page.get_by_role("button", name="New tab").click()
