@@ -38,6 +38,8 @@ def test_a_restarted_gateway_reopens_each_session_with_its_state(journal_config)
                           "CREATE TEMPORARY FUNCTION plus1(x INT) RETURNS INT RETURN x + 1"):
             ana.configure_session(tab, statement)
         ana.execute_statement(tab, "CREATE TEMP VIEW doubled AS SELECT x * 2 AS y FROM answer")  # a script too
+        ana.configure_session(tab, "CREATE TEMPORARY VIEW dropped_later AS SELECT 1 AS one")
+        ana.configure_session(tab, "DROP VIEW dropped_later")  # a temporary view's drop: replayed too
         ana.load_module(tab, "geo")  # a call, journaled as its statement
         ana.configure_session(tab, "USE MODULES geo, core")
         assert _rows(ana, tab, "SELECT y FROM doubled") == [[84]]
@@ -57,6 +59,7 @@ def test_a_restarted_gateway_reopens_each_session_with_its_state(journal_config)
         assert ana.get_session_config(tab)["spark.sql.shuffle.partitions"] == "3"
         assert _rows(ana, tab, "SELECT x, plus1(x) FROM answer") == [[42, 43]]
         assert _rows(ana, tab, "SELECT y FROM doubled") == [[84]]
+        assert "dropped_later" not in [t.name for t in ana.list_tables(tab)]
         assert [m.name for m in ana.list_modules(tab)] == ["geo", "core"]
         assert ana.session_name(tab) == "tab 1"
         with pytest.raises(SessionNotFoundError):
@@ -82,6 +85,14 @@ def test_a_restarted_gateway_reopens_each_session_with_its_state(journal_config)
     ("CREATE", "CREATE OR REPLACE TEMPORARY VIEW v AS SELECT 1", True),
     ("CREATE", "CREATE TABLE t (a INT)", False), ("CREATE", "CREATE VIEW v AS SELECT 1", False),
     ("DROP", "DROP TEMPORARY FUNCTION f", True), ("DROP", "DROP TABLE t", False),
+    ("DROP", "DROP VIEW v", True), ("DROP", "DROP VIEW IF EXISTS `v`", True), ("DROP", "DROP VIEW db.v", False),
     ("QUERY", "SELECT 1", False), ("INSERT", "INSERT INTO t VALUES (1)", False)])
 def test_which_statements_are_journaled(kind, text, expected):
     assert journaled(kind, text) is expected
+
+
+def test_a_replayed_drop_view_drops_only_the_temporary_view():
+    from gateway.core.journal import dropped_view
+
+    assert [dropped_view(t) for t in ("DROP VIEW v", "drop view if exists `v`;", "DROP VIEW db.v", "DROP TABLE v",
+                                      "DROP VIEW `a.b`")] == ["v", "v", None, None, None]

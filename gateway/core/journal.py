@@ -1,7 +1,7 @@
 """The session journal (docs/users.md): sessions that survive a restart.
 
 Each session's configuring statements go into the workbench store as they succeed — SET, RESET,
-USE, CREATE/DROP TEMPORARY VIEW or FUNCTION, LOAD/UNLOAD MODULE, USE MODULES, ADD/REMOVE JAR, and
+USE, CREATE TEMPORARY VIEW or FUNCTION and their DROP, LOAD/UNLOAD MODULE, USE MODULES, ADD/REMOVE JAR, and
 the contract calls that do the same (``load_module``, ``add_jar``, ``upload_jar``, …) as their
 statements. When the workbench starts, every journaled session is opened again with its handle,
 user and rights, and its statements are replayed in order, so a browser tab (whose URL holds the
@@ -23,10 +23,30 @@ _ALWAYS = frozenset({"RESET", "USE", "LOAD_MODULE", "UNLOAD_MODULE", "USE_MODULE
 _CALLS = frozenset({"load_module", "unload_module", "use_modules", "add_jar", "remove_jar", "upload_jar"})
 
 
+def dropped_view(text: str):
+    """The one-part name a ``DROP VIEW [IF EXISTS] name`` drops, or None (a qualified name, another statement).
+
+    Spark has no DROP TEMPORARY VIEW: ``DROP VIEW v`` drops the session's temporary view ``v`` if there
+    is one, else the metastore's. The journal keeps it, and a replay drops only the temporary view
+    (``Catalog.dropTempView``), so a restart neither brings a dropped view back nor touches the metastore.
+    """
+    words = text.replace("`", " ` ").split()
+    upper = [w.upper() for w in words]
+    if upper[:2] != ["DROP", "VIEW"]:
+        return None
+    rest = words[4:] if upper[2:4] == ["IF", "EXISTS"] else words[2:]
+    name = "".join(rest).strip(";")
+    if name.startswith("`") and name.endswith("`") and name.count("`") == 2:
+        name = name[1:-1]
+    return name if name and "." not in name and "`" not in name else None
+
+
 def journaled(kind: str, text: str) -> bool:
     """Does this statement change the session's own state (and nothing else) so that it must be replayed?"""
     words = text.upper().replace("(", " ").split()
     if kind in _ALWAYS:
+        return True
+    if kind == "DROP" and dropped_view(text) is not None:
         return True
     if kind == "SET":
         return "=" in text  # SET k = v; not SET, SET -v, SET k (they only show)
@@ -151,7 +171,11 @@ class SessionJournal:
             try:
                 for statement in entry.statements:
                     try:
-                        self.service.configure_session(handle, statement)
+                        view = dropped_view(statement)
+                        if view is not None:
+                            session.spark.catalog.dropTempView(view)  # never the metastore's view
+                        else:
+                            self.service.configure_session(handle, statement)
                     except Exception as exc:  # noqa: BLE001 - replay what can be, say what could not
                         failed += 1
                         log.warning("session %s of %s: replaying %r failed: %s", entry.handle, entry.user,
