@@ -18,7 +18,7 @@ from typing import Iterator
 import pyarrow as pa
 
 from gateway.spark.backend import Capability, jdataframe, jvm, supports
-from gateway.spark.plans import proven_max_rows
+from gateway.spark.plans import in_driver, proven_max_rows
 
 FALLBACK_BATCH_ROWS = 10_000
 # Results Spark proves to have at most this many rows are collected in one go (one job for
@@ -51,6 +51,15 @@ def is_small(df) -> bool:
 def small_result(df, schema) -> pa.Table:
     """Collect a small result (see ``is_small``) as one Arrow table, timestamps in UTC."""
     return rows_to_arrow(df.collect(), schema)
+
+
+def constant_projection(df):
+    """``df`` as a DataFrame Spark computes in the driver, without a job, when it is a projection
+    of constants (``SELECT 1``: see ``plans.in_driver``); else None. Its rows are collected with
+    ``small_result``."""
+    if not supports(df.sparkSession, Capability.PLAN_INTERNALS) or df.isLocal():
+        return None
+    return in_driver(df)
 
 
 def rows_to_arrow(rows: list, schema) -> pa.Table:
