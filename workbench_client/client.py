@@ -337,9 +337,11 @@ class RemoteOperation:
             {k: v for k, v in {"rowFormat": row_format, "maxRows": max_rows}.items() if v is not None})
         deadline = time.monotonic() + timeout_s
         waits = 0
-        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gateway-client-prefetch") if prefetch else None
+        # The prefetch thread starts with the second page: until the first one is here the caller
+        # has nothing to do, and a result of one page (SELECT 1) needs no thread at all.
+        pool: Optional[ThreadPoolExecutor] = None
         fetch = self._fetch_page
-        pending = pool.submit(fetch, uri) if pool else None
+        pending = None
         try:
             while uri is not None:
                 if time.monotonic() > deadline:
@@ -355,7 +357,9 @@ class RemoteOperation:
                 waits = 0
                 self.columns = page["results"]["columns"]
                 uri = page["nextResultUri"]
-                if uri is not None and pool:
+                if uri is not None and prefetch:
+                    if pool is None:
+                        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gateway-client-prefetch")
                     pending = pool.submit(fetch, uri)
                 yield page
         finally:
