@@ -224,3 +224,41 @@ def test_written_rows_come_from_the_write_commands_metric(spark, tmp_path):
         assert written_rows(spark.sql(f"INSERT INTO {name} SELECT id FROM range(5)")) == 5
     finally:
         spark.sql(f"DROP TABLE IF EXISTS {name}")
+
+
+CONSTANTS = ("SELECT 1 AS one, 'x' AS s, DATE'2024-02-29' AS d, TIMESTAMP'2024-01-02 03:04:05.123456' AS ts, "
+             "TIMESTAMP_NTZ'2024-01-02 03:04:05' AS ntz, CAST(1.50 AS DECIMAL(6, 2)) AS dec, array(1, 2) AS arr, "
+             "map('k', 1.5D) AS m, named_struct('a', 1, 'b', 'y') AS st, CAST(NULL AS INT) AS nothing, X'00FF' AS bin, "
+             "upper('abc') || 1 AS expr")
+
+
+def test_a_projection_of_constants_is_computed_in_the_driver_without_a_job(gateway, session, spark):
+    """SELECT 1 (and any projection of constants) gives the rows the one-task job gave, without the job."""
+    from gateway.spark.arrow_stream import constant_projection, small_result
+
+    df = spark.sql(CONSTANTS)
+    local = constant_projection(df)
+    assert local is not None and local.schema == df.schema
+    assert small_result(local, df.schema).equals(small_result(spark.sql(CONSTANTS), df.schema))
+    assert constant_projection(FrameWithoutJvm(df)) is None  # no Catalyst plans: the job it is
+    for query in ("SELECT id FROM range(1)", "SELECT * FROM VALUES (1), (2) AS t(a)", "SELECT 1 AS a WHERE rand() < 0.5"):
+        assert constant_projection(spark.sql(query)) is None, query
+
+    def run(statement):
+        op = gateway.execute_statement(session, statement)
+        try:
+            pages = list(gateway.iter_results(session, op, timeout_s=60))
+            return pages[-1], gateway.get_operation_info(session, op).job_ids
+        finally:
+            gateway.close_operation(session, op)
+
+    page, jobs = run("SELECT 1 AS one, current_date() = current_date() AS today")
+    assert page.rows == [[1, True]] and jobs == []
+    page, jobs = run("SELECT id FROM range(1)")
+    assert page.rows == [[0]] and jobs  # a real input still runs its job
+    page, jobs = run("SELECT (SELECT max(id) FROM range(3)) AS m")  # a subquery still runs its job
+    assert page.rows == [[2]] and jobs
+    for statement, error_class in (("SELECT raise_error('boom') AS r", "USER_RAISED_EXCEPTION"),
+                                   ("SELECT 1 / 0 AS q", "DIVIDE_BY_ZERO")):
+        page, _ = run(statement)
+        assert page.result_type.value == "ERROR" and page.exception["error_class"] == error_class, page.exception

@@ -12,7 +12,7 @@ import functools
 import logging
 from typing import Callable, Iterable, Optional
 
-from gateway.spark.arrow_stream import ArrowBatchStream, is_small, small_result
+from gateway.spark.arrow_stream import ArrowBatchStream, constant_projection, is_small, small_result
 from gateway.errors import GatewayError, InvalidStatementError
 from gateway.models import Column, OperationStatus, StatementSummary
 from gateway.core.freshness import WRITES, may_write
@@ -113,10 +113,13 @@ class StatementRunner:
                         WRITES.bump()  # done or failed, it may have changed files: others refresh
                 else:
                     df = self.dataframe(session, statement)
-                # Inputs Spark proves tiny (SELECT 1, a 10-row table): the scheduler's small lane,
-                # which takes the next free core ahead of every session's long scan.
-                use_scheduler_pool(spark, pool_for(df, session.scheduler_pool))
                 last = statement.index == len(statements) - 1
+                # A projection of constants (SELECT 1) is computed in the driver: no job, no pool.
+                local = constant_projection(df) if last and df is not None else None
+                if local is None:
+                    # Inputs Spark proves tiny (SELECT 1, a 10-row table): the scheduler's small lane,
+                    # which takes the next free core ahead of every session's long scan.
+                    use_scheduler_pool(spark, pool_for(df, session.scheduler_pool))
                 if not last:
                     summary.rows = self._drain(df, session.timezone, operation)
                     summary.status = "FINISHED"
@@ -125,8 +128,8 @@ class StatementRunner:
                 operation.fetcher.set_columns(result_columns(schema) if schema is not None else [])
                 if schema is None or not schema.fields:
                     batches: Iterable = []
-                elif is_small(df):
-                    batches = _marked(small_result(df, schema).to_batches())
+                elif local is not None or is_small(df):
+                    batches = _marked(small_result(local if local is not None else df, schema).to_batches())
                 else:
                     stream = prepare_stream(df, schema, session.timezone)
                 restore_conf(spark, restore)

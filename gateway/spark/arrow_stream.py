@@ -3,7 +3,8 @@
 Small results (``small_result``): rows already in the driver (a command's output, a VALUES
 list) or a plan that Spark proves small (a global LIMIT, one aggregate row, a short range)
 are taken with one ``collect()``, exactly as a direct ``spark.sql(q).collect()`` does: no
-Spark job for driver-side rows or a one-row projection (``SELECT 1``), one job otherwise.
+Spark job for driver-side rows, one job otherwise; a projection of constants (``SELECT 1``)
+is computed in the driver (``constant_projection``).
 
 Everything else streams (``ArrowBatchStream``), through the JVM (``Capability.PARTITION_STREAM``):
 ``Dataset.toArrowBatchRdd`` served by ``PythonRDD.toLocalIteratorAndServe`` runs one Spark
@@ -19,7 +20,7 @@ from typing import Iterator, Optional
 import pyarrow as pa
 
 from gateway.spark.backend import Capability, jdataframe, jvm, supports
-from gateway.spark.plans import driver_local, estimated_result_bytes, proven_max_rows
+from gateway.spark.plans import estimated_result_bytes, in_driver, proven_max_rows
 
 FALLBACK_BATCH_ROWS = 10_000
 _WHAT = "streaming a result partition by partition"
@@ -51,10 +52,17 @@ def is_small(df) -> bool:
 
 
 def small_result(df, schema) -> pa.Table:
-    """Collect a small result (see ``is_small``) as one Arrow table, timestamps in UTC; a one-row
-    projection such as ``SELECT 1`` in the driver, without a Spark job (``plans.driver_local``)."""
-    local = driver_local(df) if supports(df.sparkSession, Capability.PLAN_INTERNALS) else None
-    return rows_to_arrow((local if local is not None else df).collect(), schema)
+    """Collect a small result (see ``is_small``) as one Arrow table, timestamps in UTC."""
+    return rows_to_arrow(df.collect(), schema)
+
+
+def constant_projection(df):
+    """``df`` as a DataFrame Spark computes in the driver, without a job, when it is a projection
+    of constants (``SELECT 1``: see ``plans.in_driver``); else None. Its rows are collected with
+    ``small_result``."""
+    if not supports(df.sparkSession, Capability.PLAN_INTERNALS) or df.isLocal():
+        return None
+    return in_driver(df)
 
 
 def rows_to_arrow(rows: list, schema) -> pa.Table:

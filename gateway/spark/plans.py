@@ -53,6 +53,17 @@ def _tree_json(plan) -> Optional[list]:
         return None
 
 
+def optimized_plan(df, what: str):
+    """The JVM's optimized plan of ``df``, asked once per DataFrame: Spark computes it once anyway
+    (``QueryExecution`` keeps it), and each ask is two Py4J round trips that a statement's several
+    plan checks (row bound, input size, constants) would repeat."""
+    plan = vars(df).get("_workbench_optimized_plan")  # not getattr: a DataFrame looks a missing name up as a column
+    if plan is None:
+        plan = jdataframe(df, Capability.PLAN_INTERNALS, what).queryExecution().optimizedPlan()
+        df._workbench_optimized_plan = plan
+    return plan
+
+
 def optimize_now(df) -> None:
     """Optimize a DataFrame's plan now (Spark caches it), so settings in force now shape it."""
     jdataframe(df, Capability.PLAN_INTERNALS, "optimizing a plan before it runs").queryExecution().optimizedPlan()
@@ -64,9 +75,9 @@ def proven_max_rows(df) -> Optional[int]:
     A global LIMIT n proves n, an aggregate without GROUP BY 1, ``range(10)`` 10, a join of
     bounded sides their product; a table scan proves nothing.
     """
-    jdf = jdataframe(df, Capability.PLAN_INTERNALS, "the row bound Spark proves for a plan")
+    plan = optimized_plan(df, "the row bound Spark proves for a plan")
     # Scala's Option as text ("Some(10)" or "None"): one Py4J round trip fewer than asking it.
-    match = _SOME.fullmatch(str(jdf.queryExecution().optimizedPlan().maxRows().toString()))
+    match = _SOME.fullmatch(str(plan.maxRows().toString()))
     return int(match.group(1)) if match else None
 
 
@@ -85,8 +96,7 @@ def proven_small_input(df, max_bytes: int = SMALL_INPUT_BYTES) -> bool:
     no claim; a join only when the product of its inputs' sizes is within ``max_bytes`` too
     (a cross join of two 1,000-row ranges multiplies). More than 16 inputs are not looked at.
     """
-    plan = jdataframe(df, Capability.PLAN_INTERNALS, "the size Spark proves for a plan's inputs") \
-        .queryExecution().optimizedPlan()
+    plan = optimized_plan(df, "the size Spark proves for a plan's inputs")
     leaves = plan.collectLeaves()
     count = leaves.size()
     if count == 0 or count > _MAX_LEAVES:
@@ -116,44 +126,55 @@ def estimated_result_bytes(df) -> Optional[int]:
     strings (a string counts as 20 bytes), high after a selective filter. An estimate, for budgets.
     """
     try:
-        size = jdataframe(df, Capability.PLAN_INTERNALS, "the size Spark estimates for a result") \
-            .queryExecution().optimizedPlan().stats().sizeInBytes()
+        size = optimized_plan(df, "the size Spark estimates for a result").stats().sizeInBytes()
         return size if isinstance(size, int) else int(size.toString())
     except ENGINE_ERRORS as exc:
         log.debug("no size estimate for a result: %s", exc)
         return None
 
 
-def driver_local(df):
-    """The same query as a DataFrame whose rows Spark computes in the driver, without a job, or None.
+# Per driver JVM (its Py4J view): the Scala pieces of a one-row relation and the classes that
+# build the plan, looked up once (each package or member lookup through Py4J is a round trip).
+_ONE_ROW: list = [None, None]
 
-    For a projection of one row and no table (``SELECT 1``, ``SELECT current_date(), rand()``):
-    Catalyst plans ``OneRowRelation`` as a one-task job (~40 ms on 2 cores), while the same
-    projection over a one-row ``LocalRelation`` (what ``VALUES`` gives) is evaluated by Spark's own
-    optimizer rule ConvertToLocalRelation and collected without a job. Only the leaf changes (one
-    empty row either way); a plan of any other shape, or a Spark whose classes differ, gives None
-    and runs as it is. Errors of the query itself (``SELECT 1/0``) are left to that run.
+
+def in_driver(df):
+    """``df`` rewritten so that Spark computes it in the driver, without a job, or None.
+
+    Catalyst plans a projection of constants (``SELECT 1``, ``SELECT current_date()``) as
+    ``Project`` over ``OneRowRelation``, and runs it as a one-task job: 10-100 ms here, most of
+    a ``SELECT 1`` (validation queries of connection pools and BI tools). The same projection over
+    a one-row ``LocalRelation`` is evaluated by the optimizer (``ConvertToLocalRelation``, as for
+    a VALUES list) and collected without a job; what the driver cannot evaluate (a scalar
+    subquery) still runs as a job, as before. Any other plan, or a Spark that refuses the rewrite,
+    gives None: the caller runs ``df`` as it is. Errors of the expressions themselves surface when
+    the returned DataFrame is collected, with Spark's error class.
     """
-    what = "collecting a one-row projection in the driver"
+    from pyspark.sql import DataFrame
+
+    what = "evaluating a projection of constants in the driver"
+    plan = optimized_plan(df, what)
     try:
-        plan = jdataframe(df, Capability.PLAN_INTERNALS, what).queryExecution().optimizedPlan()
         if plan.nodeName() != "Project" or plan.child().nodeName() != "OneRowRelation":
             return None
-        j = jvm(df.sparkSession, Capability.PLAN_INTERNALS, what)
-
-        def seq(*items):
-            listed = j.java.util.ArrayList()
-            for item in items:
-                listed.add(item)
-            return j.scala.jdk.javaapi.CollectionConverters.asScala(listed).toSeq()
-
-        one_row = j.org.apache.spark.sql.catalyst.plans.logical.LocalRelation(
-            seq(), seq(j.org.apache.spark.sql.catalyst.InternalRow.empty()), False, j.scala.Option.empty())
-        dataset = j.org.apache.spark.sql.classic.Dataset.ofRows(
-            jsession(df.sparkSession, Capability.PLAN_INTERNALS, what), plan.withNewChildren(seq(one_row)))
-        from pyspark.sql.classic.dataframe import DataFrame
-
-        return DataFrame(dataset, df.sparkSession)
-    except (*ENGINE_ERRORS, ImportError, AttributeError, TypeError):  # noqa: B030 - the plain run follows
-        log.debug("no driver-side collection for this plan; it runs as a job", exc_info=True)
+        spark = df.sparkSession
+        view = jvm(spark, Capability.PLAN_INTERNALS, what)
+        if _ONE_ROW[0] is not view:
+            _ONE_ROW[:] = [view, _one_row_pieces(view)]
+        no_columns, rows, no_stream, local_relation, project, of_rows = _ONE_ROW[1]
+        local = of_rows(jsession(spark, Capability.PLAN_INTERNALS, what),
+                        project(plan.projectList(), local_relation(no_columns, rows, False, no_stream)))
+    except ENGINE_ERRORS:  # another Spark version's classes: the job it is
+        log.debug("a projection of constants could not be moved into the driver", exc_info=True)
         return None
+    return DataFrame(local, spark)
+
+
+def _one_row_pieces(view) -> tuple:
+    to_scala = view.scala.jdk.javaapi.CollectionConverters
+    one_row = view.java.util.ArrayList()
+    one_row.add(view.org.apache.spark.sql.catalyst.InternalRow.empty())
+    logical = view.org.apache.spark.sql.catalyst.plans.logical
+    return (to_scala.asScala(view.java.util.ArrayList()).toSeq(), to_scala.asScala(one_row).toSeq(),
+            view.scala.Option.empty(), logical.LocalRelation, logical.Project,
+            view.org.apache.spark.sql.classic.Dataset.ofRows)
