@@ -20,11 +20,7 @@ editor_area, result_area = st.container(), st.container(key="editor_result")
 
 def show_result() -> None:
     with result_area:
-        run = st.session_state.get("current_run")
-        if run is None:
-            first_run.editor_welcome(gateway, session)
-        else:
-            results.render_run(gateway, session, run)
+        editor_panel.result_view(gateway, session)
 
 
 with editor_area:

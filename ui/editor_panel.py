@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import functools
 import time
 from concurrent.futures import ThreadPoolExecutor, TimeoutError as FutureTimeout
 from typing import Callable, Optional
@@ -11,7 +12,7 @@ import streamlit as st
 
 from gateway import GatewayError
 
-from . import downloads, state, tabs
+from . import downloads, first_run, history, results, state, tabs
 from .runs import DISPLAY_LIMITS, HistoryEntry, Run, spool_dir, start_run
 from .sql_editor import sql_editor
 
@@ -209,25 +210,66 @@ def render(gateway, session, before_editor: Optional[Callable[[], None]] = None)
 
 
 RERUN_PAGE = ("run_all", "run_statement", "run_selection")
+EDITOR_FRAGMENT = "sql_editor_fragment"
+RESULT_FRAGMENT = "editor_result_view"
+HISTORY_FRAGMENT = history.FRAGMENT
 
 
-@st.fragment
-def editor(gateway, session, tab_id: str) -> None:
-    """The editor and its events, as a fragment: what the component sends (completion, columns, the
-    dictionary, a draft, Format) reruns only this, not the page; a run reruns the page for its result.
-    Fewer page reruns also mean a button clicked meanwhile is never lost to a rerun that overtook it."""
-    events = unseen_events(st.session_state.get(EDITOR_KEY))
-    rerun_page = False
-    for event in (e for e in events if e.get("action") not in ("complete", "dictionary", "columns")):
+@st.fragment(key=RESULT_FRAGMENT)
+def result_view(gateway, session) -> None:
+    """The active tab's run (or the welcome), as a fragment: a click on Run redraws this and the editor,
+    not the page (its tab strip, sidebar and History cost a page rerun 100 ms and more on a loaded machine)."""
+    run = st.session_state.get("current_run")
+    if run is None:
+        first_run.editor_welcome(gateway, session)
+    else:
+        results.render_run(gateway, session, run)
+
+
+def _act(gateway, session, events: list[dict]) -> bool:
+    """Act on the editor's events (completion requests last); True if one of them started a run."""
+    started = False
+    for event in (e for e in events if e.get("action") not in ("complete", "dictionary", "columns", "ran")):
         st.session_state.pop("completion_answer", None)
         _handle(gateway, session, event)
-        rerun_page = rerun_page or event.get("action") in RERUN_PAGE
+        started = started or event.get("action") in RERUN_PAGE
     for event in (e for e in events if e.get("action") == "columns"):
         _handle(gateway, session, event)
     for event in (e for e in events if e.get("action") == "complete"):
         # Kept until the next event: a rerun that overtakes this one still delivers the answer.
         st.session_state.completion_answer = _handle(gateway, session, event)
-    if rerun_page:
+    return started
+
+
+def _on_editor_event(gateway, session) -> None:
+    """A click on Run (all, statement, selection) is acted on here, before any redraw, and then only the
+    result and the editor rerun, in that order: the result area shows the new run by the time the editor
+    hears that Python saw the click (editor.js hides the area until then). Once it has heard, the editor
+    sends "ran" and History reruns, after the row is on screen. Other events (completion, a draft,
+    Format) return to the editor fragment's own rerun."""
+    value = st.session_state.get(EDITOR_KEY)
+    seen = st.session_state.get("editor_events_seen", [])
+    events = value.get("events", []) if isinstance(value, dict) else []
+    actions = {e.get("action") for e in events if isinstance(e, dict) and e.get("id") not in seen}
+    if actions & set(RERUN_PAGE):
+        targets = [RESULT_FRAGMENT, EDITOR_FRAGMENT]
+    elif "ran" in actions:
+        targets = ([EDITOR_FRAGMENT] if actions - {"ran"} else []) + [HISTORY_FRAGMENT]
+    else:
+        return
+    _act(gateway, session, unseen_events(value))
+    st.rerun(targets)
+
+
+@st.fragment(key=EDITOR_FRAGMENT)
+def editor(gateway, session, tab_id: str) -> None:
+    """The editor and its events, as a fragment: what the component sends (completion, columns, the
+    dictionary, a draft, Format) reruns only this, not the page; a run reruns this, the result and
+    History (see ``_on_editor_event``). Fewer page reruns also mean a button clicked meanwhile is never
+    lost to a rerun that overtook it."""
+    # Events the callback did not take (a full-page run that carries them, e.g. in AppTest) start
+    # their run here, and the page reruns to draw it.
+    if _act(gateway, session, unseen_events(st.session_state.get(EDITOR_KEY))):
         st.rerun()
     current = tabs.runs().get(tab_id)
     st.session_state.current_run = current
@@ -236,4 +278,5 @@ def editor(gateway, session, tab_id: str) -> None:
     sql_editor(text, state.editor_version(), completions=st.session_state.get("completion_answer"),
                columns=st.session_state.get("columns_answer"), dictionary=dictionary, dict_fp=fingerprint,
                markers=markers_for(current, text), running=current is not None and not current.finished,
-               tab=tab_id, seen=st.session_state.get("editor_events_seen", [])[-10:], key=EDITOR_KEY)
+               tab=tab_id, seen=st.session_state.get("editor_events_seen", [])[-10:], key=EDITOR_KEY,
+               on_change=functools.partial(_on_editor_event, gateway, session))

@@ -11,6 +11,7 @@ from . import state
 from .tabs import user
 
 SHOWN = 50
+FRAGMENT = "history_view"   # a run from the editor reruns this fragment (ui/editor_panel.py), not the page
 _ICONS = {"FINISHED": ":material/check_circle:", "ERROR": ":material/error:", "CANCELED": ":material/stop_circle:",
           "RUNNING": ":material/hourglass_top:"}
 
@@ -19,6 +20,7 @@ def _rows(n) -> str:
     return "1 row" if n == 1 else f"{n:,} rows"
 
 
+@st.fragment(key=FRAGMENT)
 def render(gateway, session) -> None:
     search = st.text_input("Search the history", key="history_search", placeholder="part of a statement, any case",
                            max_chars=1000)

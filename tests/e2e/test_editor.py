@@ -255,6 +255,29 @@ def test_select_1_shows_running_at_once_and_its_row_within_seconds(workbench, pa
     assert median < 3_000, f"SELECT 1's row took {median:.0f} ms (median of three) to show: {timings}"
 
 
+def test_a_click_on_run_lists_the_statement_in_history_at_once(workbench, page):
+    """A click on Run reruns the result, the editor and History (not the page): History must still list the
+    new statement, without a reload or another interaction, and its Re-run must run it again."""
+    frame = open_editor(page, workbench.url)
+    sql = "SELECT 'listed in history without a page rerun' AS h"
+    replace_text(page, frame, sql)
+    page.keyboard.press("Escape")
+    frame.click("#run-all")
+    page.get_by_text("1 row", exact=True).first.wait_for(timeout=120_000)
+    page.get_by_text(sql, exact=True).first.wait_for(timeout=30_000)   # History's plain-text line
+    shot(page, "02c-history-after-click")
+    replace_text(page, frame, "SELECT 'something else' AS e")
+    page.keyboard.press("Escape")
+    frame.click("#run-all")
+    page.get_by_text("1 row", exact=True).first.wait_for(timeout=120_000)
+    page.get_by_text("SELECT 'something else' AS e", exact=True).first.wait_for(timeout=30_000)
+    # The newest entry first: the other statement; the one below it re-runs the first statement.
+    page.locator("[class*='st-key-history_rerun_']").nth(1).get_by_role("button", name="Re-run").click()
+    frame = editor_frame(page)
+    frame.wait_for_function(f"window.sqlEditor.getValue() === {sql!r}", timeout=60_000)
+    page.get_by_text("FINISHED").first.wait_for(timeout=120_000)
+
+
 def test_drafts_survive_a_page_switch_a_reload_and_a_restart(workbench, page):
     frame = editor_frame(page)
     page.get_by_role("button", name="New tab").click()

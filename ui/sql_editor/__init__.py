@@ -22,7 +22,7 @@ _component = components.declare_component("sql_editor", path=str(_FRONTEND))
 def sql_editor(text: str, version: int, *, completions: Optional[dict] = None, columns: Optional[dict] = None,
                dictionary: Optional[dict] = None, dict_fp: Optional[str] = None,
                markers: Optional[list[dict]] = None, tab: Optional[str] = None, running: bool = False,
-               seen: Optional[list] = None,
+               seen: Optional[list] = None, on_change=None,
                height: int = 260, key: str = "sql_editor") -> Optional[dict]:
     """Render the editor; returns its last event (``id``, ``action``, ``text``, ``cursor``, selection).
 
@@ -32,9 +32,11 @@ def sql_editor(text: str, version: int, *, completions: Optional[dict] = None, c
     does not hold ``dict_fp`` yet) lets the browser complete without a round trip; ``columns``
     answers a request for the columns of some tables (``{"id", "columns": {table: [...]}}``).
     ``tab`` names the editor tab whose text this is (events carry it back); ``running`` says a
-    statement of this tab runs (the toolbar shows it); ``seen`` lists the event ids Python has acted on.
+    statement of this tab runs (the toolbar shows it); ``seen`` lists the event ids Python has acted on;
+    ``on_change`` is called (no arguments) when a new event arrives, before the rerun it causes.
     """
     return _component(text=text, version=version, completions=completions, columns=columns,
                       dictionary=dictionary, dict_fp=dict_fp, markers=markers or [], tab=tab, running=running,
                       seen=seen or [],
-                      height=height, debounce_ms=500, key=key, default=None)
+                      height=height, debounce_ms=500, key=key, default=None,
+                      on_change=on_change)

@@ -441,7 +441,12 @@
       if (firstRender) editor.focus();
     }
     // Running while Python says so, or from our click until Python has seen that click.
-    if (localRunId !== null && (args.seen || []).indexOf(localRunId) >= 0) { localRunId = null; hideLastResult(false); }
+    // Then one more event, "ran": Python redraws History (the click reran only the result and this editor).
+    if (localRunId !== null && (args.seen || []).indexOf(localRunId) >= 0) {
+      localRunId = null;
+      hideLastResult(false);
+      post({ id: nonce + "-" + (++counter), action: "ran", tab: currentTab });
+    }
     sentTexts.forEach(function (sent) { if ((args.seen || []).indexOf(sent.id) >= 0) savedText = sent.text; });
     showRunning(!!args.running || localRunId !== null);
     receiveDictionary(args);
