@@ -6,72 +6,93 @@ answered, and how long until ``/v1/health`` is UP again in the process ./workben
 
     .venv/bin/python benchmarks/driver_restart.py
 """
-import http.client
-import json
+from __future__ import annotations
+
 import os
 import signal
 import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tests"))
-from ports import free_port
-port, rest = free_port(), free_port()
-data = tempfile.mkdtemp(prefix="restart-")
-env = dict(os.environ, WORKBENCH_DATA_DIR=data, WORKBENCH_PORT=str(port), WORKBENCH_REST_ENABLED="true",
-           WORKBENCH_REST_PORT=str(rest), WORKBENCH_SPARK_CONF='{"spark.driver.memory": "2g"}')
-log = open(data + "/wb.log", "w")
-proc = subprocess.Popen([os.path.join(ROOT, "workbench")], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                        start_new_session=True)
-def call(method, path, body=None, timeout=120):
-    c = http.client.HTTPConnection("127.0.0.1", rest, timeout=timeout)
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from ports import free_port  # noqa: E402
+from soak import BIG_FETCH, Rest  # noqa: E402
+
+
+def wait_until(predicate, timeout_s: float, what: str, interval_s: float = 0.5) -> float:
+    """Seconds until ``predicate()`` held; exits saying ``what`` did not happen within ``timeout_s``."""
+    started = time.monotonic()
+    while not predicate():
+        if time.monotonic() - started > timeout_s:
+            raise SystemExit(f"{what} not within {timeout_s:g} s")
+        time.sleep(interval_s)
+    return time.monotonic() - started
+
+
+def healthy(rest: Rest) -> bool:
     try:
-        c.request(method, path, body=json.dumps(body).encode() if body is not None else None,
-                  headers={"Content-Type": "application/json"} if body is not None else {})
-        r = c.getresponse(); p = r.read()
-        return r.status, (json.loads(p) if p else None)
-    finally:
-        c.close()
-def healthy():
-    try:
-        return call("GET", "/v1/health", timeout=5)[0] == 200
+        return rest("GET", "/v1/health", timeout=5)[0] == 200
     except OSError:
         return False
-try:
-    t = time.monotonic()
-    while not healthy():
-        if time.monotonic() - t > 180: raise SystemExit("never healthy")
-        time.sleep(0.5)
-    print(f"first start: healthy after {time.monotonic() - t:.1f} s")
-    s = call("POST", "/v1/sessions", {})[1]["sessionHandle"]
-    op = call("POST", f"/v1/sessions/{s}/statements", {"statement": "SELECT id, repeat('x', 1000) AS pad FROM range(0, 3000000, 1, 1)"})[1]["operationHandle"]
-    uri, t = f"/v1/sessions/{s}/operations/{op}/result/0", time.monotonic()
+
+
+def fetch_until_error(rest: Rest, session: str, op: str) -> str:
+    """Fetch the result page by page; what ended it (an error, a refused connection, or the end)."""
+    uri, started = f"/v1/sessions/{session}/operations/{op}/result/0", time.monotonic()
     while uri:
         try:
-            st, body = call("GET", uri)
-        except OSError as e:
-            print("fetch failed:", e); break
-        if st != 200 or body.get("resultType") == "ERROR":
-            print(f"fetch answered {st} after {time.monotonic() - t:.1f} s: {str(body)[:200]}"); break
+            status, body = rest("GET", uri)
+        except OSError as exc:
+            return f"the fetch failed: {exc}"
+        if status != 200 or body.get("resultType") == "ERROR":
+            return f"the fetch answered {status} after {time.monotonic() - started:.1f} s: {str(body)[:200]}"
         uri = body.get("nextResultUri")
-    died = time.monotonic()
-    while healthy():
-        time.sleep(0.2)
-    while not healthy():
-        if time.monotonic() - died > 240: raise SystemExit("never came back")
-        time.sleep(0.5)
-    print(f"healthy again {time.monotonic() - died:.1f} s after the error")
-    s2 = call("POST", "/v1/sessions", {})[1]["sessionHandle"]
-    op2 = call("POST", f"/v1/sessions/{s2}/statements", {"statement": "SELECT 1"})[1]["operationHandle"]
-    deadline, rows = time.monotonic() + 60, []
-    while not rows and time.monotonic() < deadline:
-        rows = call("GET", f"/v1/sessions/{s2}/operations/{op2}/result/0")[1]["results"]["data"]
+    return "every row was fetched"
+
+
+def first_rows(rest: Rest, session: str, op: str, timeout_s: float) -> list:
+    """The first page's rows, asked again while the result is not ready."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        rows = rest("GET", f"/v1/sessions/{session}/operations/{op}/result/0")[1]["results"]["data"]
+        if rows or time.monotonic() > deadline:
+            return rows
         time.sleep(0.1)
-    print("SELECT 1 after the restart:", rows)
-finally:
-    os.killpg(proc.pid, signal.SIGTERM)
-    try: proc.wait(30)
-    except subprocess.TimeoutExpired: os.killpg(proc.pid, signal.SIGKILL)
-    print(open(data + "/wb.log").read().count("restarting"), "restart line(s) in the log")
+
+
+def main() -> int:
+    data = tempfile.mkdtemp(prefix="restart-")
+    rest = Rest(free_port())
+    env = dict(os.environ, WORKBENCH_DATA_DIR=data, WORKBENCH_PORT=str(free_port()), WORKBENCH_REST_ENABLED="true",
+               WORKBENCH_REST_PORT=str(rest.port), WORKBENCH_SPARK_CONF='{"spark.driver.memory": "2g"}')
+    log = open(os.path.join(data, "workbench.log"), "w")
+    proc = subprocess.Popen([str(ROOT / "workbench")], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True)  # its own process group: stopped with its children below
+    try:
+        print(f"first start: healthy after {wait_until(lambda: healthy(rest), 180, 'a healthy start'):.1f} s")
+        session = rest.session()
+        print(fetch_until_error(rest, session, rest.execute(session, BIG_FETCH)))
+        wait_until(lambda: not healthy(rest), 60, "the driver's end", interval_s=0.2)
+        back = wait_until(lambda: healthy(rest), 240, "a healthy restart")
+        print(f"healthy again {back:.1f} s after the error")
+        other = rest.session()
+        op = rest.execute(other, "SELECT 1")
+        print("SELECT 1 after the restart:", first_rows(rest, other, op, 60))
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+        log.close()
+        print(Path(data, "workbench.log").read_text().count("restarting"), "restart line(s) in the log")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
