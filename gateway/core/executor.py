@@ -97,15 +97,15 @@ class StatementRunner:
             operation.start_timer(on_timeout)
             # Spark's UI shows the description: who ran what (the audit log is the store's history).
             sc.setJobGroup(operation.job_group, f"{session.user}: {operation.statement[:200]}", interruptOnCancel=True)
-            use_scheduler_pool(spark, session.scheduler_pool)  # FAIR: each session its own pool
             restore = _apply_config(spark, operation.config)
             for statement in statements:
                 current = statement
                 summary = StatementSummary(statement.index, statement.text, statement.kind.value,
                                            "RUNNING", line=statement.line)
                 operation.summaries.append(summary)
+                # FAIR: each session its own pool (a command's jobs already run in spark.sql).
+                use_scheduler_pool(spark, session.scheduler_pool)
                 WRITES.catch_up(session)  # another session's write since: forget cached tables
-                use_scheduler_pool(spark, session.scheduler_pool)  # a command's jobs run in spark.sql
                 if may_write(statement):
                     try:
                         df = self.dataframe(session, statement)

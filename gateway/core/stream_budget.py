@@ -107,10 +107,6 @@ class _BudgetedStream:
         self._release = release
         self._lock = threading.Lock()
 
-    @property
-    def prefetch(self) -> bool:
-        return getattr(self._stream, "prefetch", False)
-
     def __iter__(self):
         return iter(self._stream)
 

@@ -101,7 +101,6 @@ class ArrowBatchStream:
         self._jrdd = None
         self.partitions = 0
         self.partition_bytes: Optional[int] = None  # Spark's estimate of one partition (None: unknown)
-        self.prefetch = False
         self.used_fallback = not supports(df.sparkSession, Capability.PARTITION_STREAM)
         if self.used_fallback:
             return
@@ -118,7 +117,6 @@ class ArrowBatchStream:
             return self
         serve = jvm(self._df.sparkSession, Capability.PARTITION_STREAM, _WHAT).org.apache.spark.api.python.PythonRDD
         port, secret, self._server = serve.toLocalIteratorAndServe(self._jrdd, prefetch)
-        self.prefetch = prefetch
         from pyspark.util import local_connect_and_auth
 
         self._sockfile, self._sock = local_connect_and_auth(port, secret)

@@ -87,6 +87,11 @@ _MAX_LEAVES = 16
 _MULTIPLYING = re.compile(r"^[\s+:\-]*(Generate|Join) ", re.MULTILINE)
 
 
+def _big_int(value) -> int:
+    """A Scala ``BigInt`` (``sizeInBytes``) as an int: Py4J hands a small one over as int already."""
+    return value if isinstance(value, int) else int(value.toString())
+
+
 def proven_small_input(df, max_bytes: int = SMALL_INPUT_BYTES) -> bool:
     """True when Spark proves every input of the statement tiny: it reads at most ``max_bytes``.
 
@@ -103,8 +108,7 @@ def proven_small_input(df, max_bytes: int = SMALL_INPUT_BYTES) -> bool:
         return False
     sizes = []
     for i in range(count):
-        size = leaves.apply(i).stats().sizeInBytes()  # Scala's BigInt (Py4J hands a small one over as int)
-        sizes.append(size if isinstance(size, int) else int(size.toString()))
+        sizes.append(_big_int(leaves.apply(i).stats().sizeInBytes()))
         if sum(sizes) > max_bytes:
             return False
     multiplying = {match.group(1) for match in _MULTIPLYING.finditer(plan.toString())}
@@ -126,8 +130,7 @@ def estimated_result_bytes(df) -> Optional[int]:
     strings (a string counts as 20 bytes), high after a selective filter. An estimate, for budgets.
     """
     try:
-        size = optimized_plan(df, "the size Spark estimates for a result").stats().sizeInBytes()
-        return size if isinstance(size, int) else int(size.toString())
+        return _big_int(optimized_plan(df, "the size Spark estimates for a result").stats().sizeInBytes())
     except ENGINE_ERRORS as exc:
         log.debug("no size estimate for a result: %s", exc)
         return None
