@@ -1,7 +1,11 @@
 """The plans page in Streamlit's AppTest, over the test run's gateway (no app.py: the lead wires navigation)."""
+import time
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
+
+from gateway import GatewayError
 
 PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "plans.py")
 
@@ -15,6 +19,16 @@ def page(gateway, session, **state):
     at.run()
     assert not at.exception, at.exception
     return at
+
+
+def execute_and_wait(at, timeout_s: float = 90) -> None:
+    """Press Execute and rerun the page until the plan's run is no longer RUNNING (as its polling does)."""
+    at.button(key="plan_execute").click().run()
+    deadline = time.monotonic() + timeout_s
+    while at.session_state["plan_run"].status == "RUNNING" and time.monotonic() < deadline:
+        time.sleep(0.2)
+        at.run()
+    at.run()
 
 
 def graphs(at) -> list[str]:
@@ -58,19 +72,13 @@ def test_bad_statement_shows_an_error_and_page_stays_up(gateway, session):
 
 
 def test_execute_a_plan_file_and_see_its_result(gateway, session):
-    import time
     name = f"exec-{session}.json"
     at = page(gateway, session, editor_sql="SELECT id, id * 10 AS tens FROM range(4) WHERE id > 0")
     at.text_input(key="plan_file").set_value(name)
     at.button(key="plan_compile").click().run()
     assert not at.error, at.error
     at.selectbox(key="plan_check_file").set_value(name)
-    at.button(key="plan_execute").click().run()
-    deadline = time.monotonic() + 90
-    while at.session_state["plan_run"].status == "RUNNING" and time.monotonic() < deadline:
-        time.sleep(0.2)
-        at.run()
-    at.run()
+    execute_and_wait(at)
     assert not at.exception and not at.error, at.error
     assert at.session_state["plan_run"].status == "FINISHED"
     grid = at.dataframe[-1].value
@@ -79,8 +87,6 @@ def test_execute_a_plan_file_and_see_its_result(gateway, session):
 
 
 def test_execute_plan_refuses_a_missing_file_and_a_plan_whose_table_changed(gateway, session):
-    import pytest
-    from gateway import GatewayError
     with pytest.raises(GatewayError, match="missing-plan"):
         gateway.execute_plan(session, "missing-plan.json")
     with pytest.raises(GatewayError, match="plan file"):
@@ -94,13 +100,7 @@ def test_execute_plan_refuses_a_missing_file_and_a_plan_whose_table_changed(gate
         gateway.configure_session(session, f"CREATE TABLE {table} (a STRING, b INT) USING parquet")
         at = page(gateway, session)
         at.selectbox(key="plan_check_file").set_value(name)
-        at.button(key="plan_execute").click().run()
-        import time
-        deadline = time.monotonic() + 90
-        while at.session_state["plan_run"].status == "RUNNING" and time.monotonic() < deadline:
-            time.sleep(0.2)
-            at.run()
-        at.run()
+        execute_and_wait(at)
         assert not at.exception
         assert at.session_state["plan_run"].status == "ERROR"
         assert at.error and table in "".join(c.value for c in at.code)
