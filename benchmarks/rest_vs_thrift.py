@@ -4,13 +4,17 @@ N rows x 5 columns (bigint, double, string, date, timestamp) fetched over REST a
 (``fetch_pandas``), as Arrow into Python rows, and as JSON into Python rows; through the Thrift Server
 into Python rows; and in-process with ``toPandas()``.
 
-    .venv/bin/python benchmarks/rest_vs_thrift.py [--rows 1000000] [--select1 100] [--skip-thrift] [--repeat 1]
+    .venv/bin/python benchmarks/rest_vs_thrift.py [--rows 1000000] [--select1 100] [--skip-thrift]
+                                                 [--warmup 2] [--repeat 5]
 
 Each server runs alone in its own process (the other is not started yet or already stopped), with its
 own data directory, on the same master and driver memory; this process is only the client. The Thrift
 Server runs with its defaults. The in-process Spark starts in this process after both servers stopped.
-The first big result of each server and of the in-process Spark pays the JVM's warm-up (JIT); with
-``--repeat N`` each big-result measure runs N times and the best run counts (N = 1: the first, cold).
+
+Every big-result measure is treated alike: ``--warmup`` full-size runs first (not counted; the JVM
+compiles the path's hot loops over the first runs, which is not the path's speed), then ``--repeat``
+timed runs, of which the median counts. The first run of each server and of the in-process Spark (its
+first big result, cold JVM) is printed beside it.
 """
 from __future__ import annotations
 
@@ -25,6 +29,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -59,12 +64,22 @@ def start_rest(data_dir: Path, port: int) -> subprocess.Popen:
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
 
 
-def best_of(repeat: int, run) -> float:
-    """The shortest of ``repeat`` timed calls of ``run`` (which returns its seconds)."""
-    return min(run() for _ in range(max(1, repeat)))
+class Runs:
+    """How many times each big-result measure runs: ``warmup`` uncounted runs, then ``repeat`` timed ones."""
+
+    def __init__(self, warmup: int, repeat: int) -> None:
+        self.warmup = max(0, warmup)
+        self.repeat = max(1, repeat)
+
+    def measure(self, run) -> dict:
+        """``run`` returns its seconds: the median and best of the timed runs, and the very first run
+        (cold when it is its server's first big result)."""
+        runs = [run() for _ in range(self.warmup + self.repeat)]
+        timed = runs[self.warmup:]
+        return {"first": runs[0], "median": statistics.median(timed), "best": min(timed)}
 
 
-def bench_rest(data_dir: Path, rows: int, select1_runs: int, page_rows: int, repeat: int = 1) -> dict:
+def bench_rest(data_dir: Path, rows: int, select1_runs: int, page_rows: int, runs: Runs) -> dict:
     from workbench_client import GatewayClient, connect
 
     port = free_port()
@@ -86,8 +101,6 @@ def bench_rest(data_dir: Path, rows: int, select1_runs: int, page_rows: int, rep
                 assert cursor.fetchall() == [(1,)]
                 latencies.append(time.perf_counter() - t)
             result["select1_median_ms"], result["select1_p95_ms"] = summarize(latencies)
-            cursor.execute(QUERY.format(rows=1000)).fetch_pandas()  # warm up the plan path
-
             def arrow_pandas() -> float:
                 t = time.perf_counter()
                 frame = cursor.execute(QUERY.format(rows=rows)).fetch_pandas()
@@ -103,8 +116,8 @@ def bench_rest(data_dir: Path, rows: int, select1_runs: int, page_rows: int, rep
                 assert len(fetched) == rows and fetched[-1][4].year >= 2020, fetched[-1]  # native datetimes
                 return took
 
-            result["arrow_pandas_s"] = best_of(repeat, arrow_pandas)
-            result["arrow_rows_s"] = best_of(repeat, arrow_rows)
+            result["arrow_pandas"] = runs.measure(arrow_pandas)  # the server's first big result
+            result["arrow_rows"] = runs.measure(arrow_rows)
         with GatewayClient(url, timeout_s=600) as client:
             session = client.open_session()
 
@@ -118,14 +131,14 @@ def bench_rest(data_dir: Path, rows: int, select1_runs: int, page_rows: int, rep
                 assert count == rows, count
                 return took
 
-            result["json_rows_s"] = best_of(repeat, json_rows)
+            result["json_rows"] = runs.measure(json_rows)
             session.close()
     finally:
         stop_process(process)
     return result
 
 
-def bench_in_process(data_dir: Path, rows: int, repeat: int = 1) -> dict:
+def bench_in_process(data_dir: Path, rows: int, runs: Runs) -> dict:
     """``toPandas()`` (with Arrow) in this process: the bar REST with Arrow is held to."""
     from pyspark.sql import SparkSession
 
@@ -134,8 +147,6 @@ def bench_in_process(data_dir: Path, rows: int, repeat: int = 1) -> dict:
              .config("spark.sql.warehouse.dir", str(data_dir / "warehouse"))
              .config("spark.local.dir", str(data_dir / "tmp")).getOrCreate())
     try:
-        spark.sql(QUERY.format(rows=1000)).toPandas()
-
         def to_pandas() -> float:
             t = time.perf_counter()
             frame = spark.sql(QUERY.format(rows=rows)).toPandas()
@@ -143,10 +154,10 @@ def bench_in_process(data_dir: Path, rows: int, repeat: int = 1) -> dict:
             assert len(frame) == rows
             return took
 
-        total = best_of(repeat, to_pandas)
+        measured = runs.measure(to_pandas)
     finally:
         spark.stop()
-    return {"to_pandas_s": total}
+    return {"to_pandas": measured}
 
 
 # -- Spark Thrift Server ----------------------------------------------------------------------------
@@ -195,7 +206,7 @@ def stop_process(process: subprocess.Popen) -> None:
             process.wait(10)
 
 
-def bench_thrift(data_dir: Path, rows: int, select1_runs: int, page_rows: int, repeat: int = 1) -> dict:
+def bench_thrift(data_dir: Path, rows: int, select1_runs: int, page_rows: int, runs: Runs) -> dict:
     from impala.dbapi import connect
 
     port = free_port()
@@ -207,7 +218,7 @@ def bench_thrift(data_dir: Path, rows: int, select1_runs: int, page_rows: int, r
         startup = time.perf_counter() - started
         cursor = conn.cursor()
         cursor.arraysize = page_rows
-        for _ in range(3):
+        for _ in range(5):  # warm up, as for REST
             cursor.execute("SELECT 1")
             cursor.fetchall()
         latencies = []
@@ -216,32 +227,31 @@ def bench_thrift(data_dir: Path, rows: int, select1_runs: int, page_rows: int, r
             cursor.execute("SELECT 1")
             assert cursor.fetchall() == [(1,)]
             latencies.append(time.perf_counter() - t)
-        cursor.execute(QUERY.format(rows=1000))
-        cursor.fetchall()
-        runs = []
-        for _ in range(max(1, repeat)):
+        last = None
+
+        def thrift_rows() -> float:
+            nonlocal last
             t = time.perf_counter()
             cursor.execute(QUERY.format(rows=rows))
-            first_row = None
             count = 0
             while True:
                 batch = cursor.fetchmany(page_rows)
                 if not batch:
                     break
-                if first_row is None:
-                    first_row = time.perf_counter() - t
                 count += len(batch)
                 last = batch[-1]
-            runs.append((time.perf_counter() - t, first_row))
+            took = time.perf_counter() - t
             assert count == rows, count
-        total, first_row = min(runs)
+            return took
+
+        measured = runs.measure(thrift_rows)  # the server's first big result
         cursor.close()
         conn.close()
     finally:
         stop_process(process)
     median, p95 = summarize(latencies)
     return {"startup_s": startup, "select1_median_ms": median, "select1_p95_ms": p95,
-            "thrift_rows_s": total, "thrift_first_row_s": first_row, "last_row": last}
+            "thrift_rows": measured, "last_row": last}
 
 
 def main() -> None:
@@ -251,47 +261,62 @@ def main() -> None:
     parser.add_argument("--page-rows", type=int, default=20_000,
                         help="rows per page / fetch size for the JSON and Thrift Server runs (Arrow: the client's 50,000)")
     parser.add_argument("--skip-thrift", action="store_true")
-    parser.add_argument("--repeat", type=int, default=1,
-                        help="runs of each big-result measure, the best counts (1: the first run, with the JVM's warm-up)")
+    parser.add_argument("--warmup", type=int, default=2,
+                        help="full-size runs of each big-result measure before the timed ones (not counted)")
+    parser.add_argument("--repeat", type=int, default=5, help="timed runs of each big-result measure (the median counts)")
     args = parser.parse_args()
+    runs = Runs(args.warmup, args.repeat)
     with tempfile.TemporaryDirectory(prefix="rest-vs-thrift-") as tmp:
         dirs = {name: Path(tmp) / name for name in ("rest", "thrift", "inprocess")}
         for path in dirs.values():
             (path / "tmp").mkdir(parents=True)
         print("running REST (this gateway) ...", flush=True)
-        rest = bench_rest(dirs["rest"], args.rows, args.select1, args.page_rows, args.repeat)
+        rest = bench_rest(dirs["rest"], args.rows, args.select1, args.page_rows, runs)
         thrift = None
         if not args.skip_thrift:
             print("running the Spark Thrift Server ...", flush=True)
-            thrift = bench_thrift(dirs["thrift"], args.rows, args.select1, args.page_rows, args.repeat)
+            thrift = bench_thrift(dirs["thrift"], args.rows, args.select1, args.page_rows, runs)
         print("running in-process toPandas() ...", flush=True)
-        local = bench_in_process(dirs["inprocess"], args.rows, args.repeat)
+        local = bench_in_process(dirs["inprocess"], args.rows, runs)
+    report(args, rest, thrift, local)
+
+
+def report(args, rest: dict, thrift: Optional[dict], local: dict) -> None:
     n = args.rows
     print(f"\n{n:,} rows x 5 columns (bigint, double, string, date, timestamp); master {MASTER}; "
-          f"{args.select1} SELECT 1 round trips through each DB-API cursor; big results: "
-          f"{'the first run' if args.repeat <= 1 else f'best of {args.repeat} runs'}\n")
-    print("| measure | seconds | rows per second |")
-    print("|---|---|---|")
-    lines = [("REST, Arrow pages into pandas (fetch_pandas)", rest["arrow_pandas_s"]),
-             ("REST, Arrow pages into Python rows (fetchall)", rest["arrow_rows_s"]),
-             ("REST, JSON pages into Python rows", rest["json_rows_s"]),
-             ("in-process toPandas()", local["to_pandas_s"])]
+          f"{args.select1} SELECT 1 round trips through each DB-API cursor; big results: median of "
+          f"{runs_text(args.repeat)} after {runs_text(args.warmup)} not counted; first run: the server's first "
+          f"big result (cold JVM)\n")
+    print("| measure | median (s) | rows per second | best (s) | first run (s) |")
+    print("|---|---|---|---|---|")
+    lines = [("REST, Arrow pages into pandas (fetch_pandas)", rest["arrow_pandas"], True),
+             ("REST, Arrow pages into Python rows (fetchall)", rest["arrow_rows"], False),
+             ("REST, JSON pages into Python rows", rest["json_rows"], False),
+             ("in-process toPandas()", local["to_pandas"], True)]
     if thrift:
-        lines.append(("Spark Thrift Server into Python rows (impyla)", thrift["thrift_rows_s"]))
-    for label, seconds in lines:
-        print(f"| {label} | {seconds:.2f} | {n / seconds:,.0f} |")
-    print(f"\nREST Arrow into pandas vs in-process toPandas(): {local['to_pandas_s'] / rest['arrow_pandas_s']:.2f}x "
-          f"(target >= 0.9x); rows per second {n / rest['arrow_pandas_s']:,.0f} (target >= 1,000,000)")
+        lines.append(("Spark Thrift Server into Python rows (impyla)", thrift["thrift_rows"], True))
+    for label, measured, cold in lines:
+        first = f"{measured['first']:.2f}" if cold else "-"
+        print(f"| {label} | {measured['median']:.2f} | {n / measured['median']:,.0f} | {measured['best']:.2f} | {first} |")
+    pandas, to_pandas = rest["arrow_pandas"], local["to_pandas"]
+    print(f"\nREST Arrow into pandas vs in-process toPandas(): {to_pandas['median'] / pandas['median']:.2f}x "
+          f"(target >= 0.9x; first runs {to_pandas['first'] / pandas['first']:.2f}x); rows per second "
+          f"{n / pandas['median']:,.0f} (target >= 1,000,000; first run {n / pandas['first']:,.0f})")
     if thrift:
-        print(f"REST Arrow into pandas vs the Thrift Server: {thrift['thrift_rows_s'] / rest['arrow_pandas_s']:.1f}x "
-              f"(target >= 15x); REST Arrow into Python rows vs the Thrift Server: "
-              f"{thrift['thrift_rows_s'] / rest['arrow_rows_s']:.1f}x")
+        thrift_rows = thrift["thrift_rows"]
+        print(f"REST Arrow into pandas vs the Thrift Server: {thrift_rows['median'] / pandas['median']:.1f}x "
+              f"(target >= 15x; first runs {thrift_rows['first'] / pandas['first']:.1f}x); REST Arrow into Python "
+              f"rows vs the Thrift Server: {thrift_rows['median'] / rest['arrow_rows']['median']:.1f}x")
     print("\n| SELECT 1 | REST (workbench_client) | Spark Thrift Server (impyla) |")
     print("|---|---|---|")
     for key, label in (("select1_median_ms", "median (ms)"), ("select1_p95_ms", "p95 (ms)")):
         print(f"| {label} | {rest[key]:.1f} | {thrift[key]:.1f} |" if thrift else f"| {label} | {rest[key]:.1f} | - |")
     print(f"\nserver start (s): REST {rest['startup_s']:.1f}" + (f", Thrift Server {thrift['startup_s']:.1f}" if thrift else ""))
     print("last row:", {"REST": rest["last_row"], **({"Thrift Server": thrift["last_row"]} if thrift else {})})
+
+
+def runs_text(count: int) -> str:
+    return f"{count} run" + ("" if count == 1 else "s")
 
 
 if __name__ == "__main__":
