@@ -29,8 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))   # tests/e2e import tests/ports.py as "ports"
 
-from tests.e2e.test_browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from tests.e2e.test_editor import Workbench, editor_frame, open_editor, replace_text  # noqa: E402
+from tests.e2e.test_editor import open_editor  # noqa: E402
+from tests.e2e.workbench_app import CHROMIUM, CHROMIUM_ARGS, Workbench, editor_frame, replace_text  # noqa: E402
 
 CREATE_TABLES = r"""
 import sys

@@ -5,112 +5,28 @@ directory (its own Spark); screenshots of each step go to test-artifacts/e2e/.
 """
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
-
 import pytest
 
-from ports import free_port
-
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("WORKBENCH_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-ARTIFACTS = ROOT / "test-artifacts" / "e2e"
-START_TIMEOUT_S = 180
-
+from tests.e2e.workbench_app import ROOT, chromium, editor_frame, fresh_artifacts, replace_text, running_workbench
 
 
 @pytest.fixture(scope="module")
 def app_url(tmp_path_factory):
-    """``streamlit run app.py`` on a free port; waits (bounded) for health, stops by PID."""
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: ./run-tests installs Debian's chromium when run as root "
-                    f"(apt-get install -y chromium); install it, or set WORKBENCH_CHROMIUM to a Chromium binary")
-    port = free_port()
-    data_dir = tmp_path_factory.mktemp("e2e-data")
-    env = dict(os.environ, WORKBENCH_DATA_DIR=str(data_dir), WORKBENCH_SPARK_MASTER="local[2]",
-               WORKBENCH_SPARK_CONF='{"spark.sql.shuffle.partitions": "2", "spark.driver.memory": "1g"}')
-    log = open(data_dir / "streamlit.log", "w")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.address", "127.0.0.1",
-         "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false",
-         "--server.fileWatcherType", "none"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"streamlit did not start (exit {process.poll()}): "
-                            f"{(data_dir / 'streamlit.log').read_text()[-3000:]}")
-            time.sleep(0.5)
-        yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
-        log.close()
+    with running_workbench(tmp_path_factory.mktemp("e2e-data")) as bench:
+        yield bench.url
 
 
 @pytest.fixture(scope="module")
 def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield chromium
-        chromium.close()
+    with chromium() as browser:
+        yield browser
 
 
 @pytest.fixture(scope="module")
 def shots():
-    if ARTIFACTS.exists():
-        shutil.rmtree(ARTIFACTS)
-    ARTIFACTS.mkdir(parents=True)
-    print(f"\nscreenshots: {ARTIFACTS}")
-    return ARTIFACTS
-
-
-def editor_frame(page, timeout_s: float = 120, while_starting: bool = False):
-    """The Ace component's frame once its editor is up (a new frame after each page load).
-
-    While Spark starts the page shows a start-up editor (ui/startup.py), replaced when Spark is up; it
-    edits no tab. Unless ``while_starting``, only an editor of a tab is the one wanted.
-    """
-    wanted = "!!window.sqlEditor" + ("" if while_starting else " && !!window.sqlEditorTab()")
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        for frame in page.frames:
-            if "sql_editor" in frame.url:
-                try:
-                    if frame.evaluate(wanted):
-                        return frame
-                except Exception:  # noqa: BLE001 - the frame is being replaced
-                    pass
-        page.wait_for_timeout(100)
-    raise AssertionError("the SQL editor component did not load")
-
-
-def replace_text(page, frame, text):
-    frame.click(".ace_content")
-    page.keyboard.press("Control+A")
-    page.keyboard.press("Delete")
-    page.keyboard.type(text, delay=30)
+    directory = fresh_artifacts(ROOT / "test-artifacts" / "e2e")
+    print(f"\nscreenshots: {directory}")
+    return directory
 
 
 def test_complete_a_sample_table_run_it_and_cancel_a_long_query(app_url, browser, shots):

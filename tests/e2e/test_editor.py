@@ -6,78 +6,19 @@ same directory and port to check that drafts outlive the process. Every wait is 
 """
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
 import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_browser import CHROMIUM, CHROMIUM_ARGS, ROOT, editor_frame, free_port
+from tests.e2e.workbench_app import ROOT, chromium, editor_frame, fresh_artifacts, replace_text, running_workbench
 
 ARTIFACTS = ROOT / "test-artifacts" / "e2e-editor"
-START_TIMEOUT_S = 240
-
-
-class Workbench:
-    """``streamlit run app.py`` on 127.0.0.1, startable again on the same data directory and port."""
-
-    def __init__(self, data_dir: Path) -> None:
-        self.data_dir, self.port = data_dir, free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process = None
-        self.log = None
-
-    def start(self) -> None:
-        env = dict(os.environ, WORKBENCH_DATA_DIR=str(self.data_dir), WORKBENCH_SPARK_MASTER="local[2]",
-                   WORKBENCH_SPARK_CONF='{"spark.sql.shuffle.partitions": "2", "spark.driver.memory": "1g"}')
-        self.log = open(self.data_dir / "streamlit.log", "a")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.address", "127.0.0.1",
-             "--server.port", str(self.port), "--server.headless", "true", "--browser.gatherUsageStats", "false",
-             "--server.fileWatcherType", "none"],
-            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while True:
-            try:
-                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as answer:
-                    if answer.status == 200:
-                        return
-            except OSError:
-                pass
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"streamlit did not start (exit {self.process.poll()}): "
-                                     f"{(self.data_dir / 'streamlit.log').read_text()[-3000:]}")
-            time.sleep(0.3)
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
-            self.process = None
-        if self.log is not None:
-            self.log.close()
-            self.log = None
 
 
 @pytest.fixture(scope="module")
 def workbench(tmp_path_factory):
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium), "
-                    f"or set WORKBENCH_CHROMIUM to a Chromium binary")
-    bench = Workbench(tmp_path_factory.mktemp("e2e-editor-data"))
-    bench.start()
-    try:
+    with running_workbench(tmp_path_factory.mktemp("e2e-editor-data")) as bench:
         yield bench
-    finally:
-        bench.stop()
 
 
 @pytest.fixture(autouse=True)
@@ -95,17 +36,11 @@ def shot_on_failure(request):
 
 @pytest.fixture(scope="module")
 def page(workbench):
-    from playwright.sync_api import sync_playwright
-
-    if ARTIFACTS.exists():
-        shutil.rmtree(ARTIFACTS)
-    ARTIFACTS.mkdir(parents=True)
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        tab = chromium.new_page(viewport={"width": 1400, "height": 1100})
+    fresh_artifacts(ARTIFACTS)
+    with chromium() as browser:
+        tab = browser.new_page(viewport={"width": 1400, "height": 1100})
         tab.set_default_timeout(60_000)
         yield tab
-        chromium.close()
 
 
 def shot(page, name: str) -> None:
@@ -116,13 +51,6 @@ def open_editor(page, url: str):
     page.goto(url)
     page.get_by_role("heading", name="SQL editor").wait_for(timeout=240_000)
     return editor_frame(page)
-
-
-def replace_text(page, frame, text: str) -> None:
-    frame.click(".ace_content")
-    page.keyboard.press("Control+A")
-    page.keyboard.press("Delete")
-    page.keyboard.type(text, delay=10)
 
 
 def wait_saved(page, frame, text: str, timeout_s: float = 30) -> None:

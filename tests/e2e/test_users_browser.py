@@ -16,89 +16,30 @@ that A, not an admin, may LOAD MODULE. Screenshots: test-artifacts/e2e-users/.
 """
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
-import sys
 import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 
 from gateway.store import WorkbenchStore, default_url
-from e2e.test_browser import CHROMIUM, CHROMIUM_ARGS, START_TIMEOUT_S, editor_frame, free_port, replace_text
+from tests.e2e.workbench_app import ROOT, chromium, editor_frame, fresh_artifacts, replace_text, running_workbench
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts" / "e2e-users"
 PASSWORDS = {"anna": "anna-password", "bert": "bert-password", "root": "root-password"}
 ADMINS = {"root"}
 LONG_QUERY = "SELECT count(*) FROM range(0, 400000000000, 1, 4) WHERE id % 7 = 3"
 
 
-class Workbench:
-    """``streamlit run app.py`` on one data directory and port; stopped by its PID, started again."""
-
-    def __init__(self, data_dir: Path, port: int) -> None:
-        self.data_dir, self.port = data_dir, port
-        self.url = f"http://127.0.0.1:{port}"
-        self.process: subprocess.Popen | None = None
-        self.starts = 0
-
-    def start(self) -> None:
-        self.starts += 1
-        log_path = self.data_dir / f"streamlit-{self.starts}.log"
-        env = dict(os.environ, WORKBENCH_DATA_DIR=str(self.data_dir), WORKBENCH_SPARK_MASTER="local[2]",
-                   WORKBENCH_AUTH_MODE="builtin", WORKBENCH_SESSION_RESTORE="true",
-                   WORKBENCH_AUTH_ADMIN_ONLY_CODE="false",
-                   WORKBENCH_SPARK_CONF='{"spark.sql.shuffle.partitions": "2", "spark.driver.memory": "1g"}')
-        with open(log_path, "w") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.address", "127.0.0.1",
-                 "--server.port", str(self.port), "--server.headless", "true",
-                 "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while True:
-            try:
-                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as answer:
-                    if answer.status == 200:
-                        return
-            except OSError:
-                pass
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                pytest.fail(f"streamlit did not start: {log_path.read_text()[-3000:]}")
-            time.sleep(0.5)
-
-    def stop(self) -> None:
-        process, self.process = self.process, None
-        if process is None:
-            return
-        process.terminate()  # SIGTERM to this PID
-        try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
-
-
 @pytest.fixture(scope="module")
 def workbench(tmp_path_factory):
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium, or set WORKBENCH_CHROMIUM")
     data_dir = tmp_path_factory.mktemp("e2e-users")
     store = WorkbenchStore(default_url(data_dir))
     for name, password in PASSWORDS.items():
         store.add_user(name, password, name in ADMINS)
     store.close()
-    bench = Workbench(data_dir, free_port())
-    bench.start()
-    try:
+    env = {"WORKBENCH_AUTH_MODE": "builtin", "WORKBENCH_SESSION_RESTORE": "true",
+           "WORKBENCH_AUTH_ADMIN_ONLY_CODE": "false"}
+    with running_workbench(data_dir, env) as bench:
         yield bench
-    finally:
-        bench.stop()
 
 
 @pytest.fixture(scope="module")
@@ -108,20 +49,13 @@ def app_url(workbench):
 
 @pytest.fixture(scope="module")
 def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield chromium
-        chromium.close()
+    with chromium() as browser:
+        yield browser
 
 
 @pytest.fixture(scope="module")
 def shots():
-    if ARTIFACTS.exists():
-        shutil.rmtree(ARTIFACTS)
-    ARTIFACTS.mkdir(parents=True)
-    return ARTIFACTS
+    return fresh_artifacts(ROOT / "test-artifacts" / "e2e-users")
 
 
 def _log_in(browser, url: str, name: str):
