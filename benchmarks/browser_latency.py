@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))   # tests/e2e import tests/ports.py as "ports"
 
 from tests.e2e.test_editor import open_editor  # noqa: E402
-from tests.e2e.workbench_app import CHROMIUM, CHROMIUM_ARGS, Workbench, editor_frame, replace_text  # noqa: E402
+from tests.e2e.workbench_app import chromium, replace_text, running_workbench  # noqa: E402
 
 CREATE_TABLES = r"""
 import sys
@@ -103,8 +103,6 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--join", action="store_true", help="also click-to-first-row for the sample join")
     args = parser.parse_args()
-    from playwright.sync_api import sync_playwright
-
     with tempfile.TemporaryDirectory(prefix="browser-latency-") as tmp:
         data = Path(tmp)
         env = dict(os.environ, WORKBENCH_DATA_DIR=str(data), WORKBENCH_SPARK_MASTER="local[2]")
@@ -113,32 +111,25 @@ def main() -> None:
                        cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         print(f"{args.tables} tables of {args.columns} columns (plus the sample database) in "
               f"{time.monotonic() - started:.0f} s; load {os.getloadavg()[0]:.1f}")
-        bench = Workbench(data)
-        bench.start()
-        try:
-            with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-                page = browser.new_page(viewport={"width": 1400, "height": 1000})
-                page.set_default_timeout(120_000)
-                frame = open_editor(page, bench.url)
-                frame.wait_for_function("window.sqlEditorDictionary && window.sqlEditorDictionary()", timeout=120_000)
-                # The session's current database is "default": name the sample tables by database.
-                replace_text(page, frame, "USE sample")
-                page.keyboard.press("Control+Enter")
-                page.get_by_text("FINISHED").first.wait_for()
-                frame.wait_for_function("window.sqlEditorDictionary().relations.some(r => r.value === 'bench_t0000')",
-                                        timeout=120_000)
-                warm = [popup_ms(page, frame, "SELECT * FROM", " ", "bench_t0000") for _ in range(args.runs)]
-                cold = [_cold(page, frame, i) for i in range(1, args.runs + 1)]
-                select1 = [click_to_rows_ms(page, frame, "SELECT 1") for _ in range(args.runs)]
-                join = []
-                if args.join:
-                    join = [click_to_rows_ms(page, frame, "SELECT c.country, count(*) AS n FROM orders o JOIN "
-                                                          "customers c ON o.customer_id = c.id GROUP BY c.country")
-                            for _ in range(max(3, args.runs // 4))]
-                browser.close()
-        finally:
-            bench.stop()
+        with running_workbench(data) as bench, chromium() as browser:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.set_default_timeout(120_000)
+            frame = open_editor(page, bench.url)
+            frame.wait_for_function("window.sqlEditorDictionary && window.sqlEditorDictionary()", timeout=120_000)
+            # The session's current database is "default": name the sample tables by database.
+            replace_text(page, frame, "USE sample")
+            page.keyboard.press("Control+Enter")
+            page.get_by_text("FINISHED").first.wait_for()
+            frame.wait_for_function("window.sqlEditorDictionary().relations.some(r => r.value === 'bench_t0000')",
+                                    timeout=120_000)
+            warm = [popup_ms(page, frame, "SELECT * FROM", " ", "bench_t0000") for _ in range(args.runs)]
+            cold = [_cold(page, frame, i) for i in range(1, args.runs + 1)]
+            select1 = [click_to_rows_ms(page, frame, "SELECT 1") for _ in range(args.runs)]
+            join = []
+            if args.join:
+                join = [click_to_rows_ms(page, frame, "SELECT c.country, count(*) AS n FROM orders o JOIN "
+                                                      "customers c ON o.customer_id = c.id GROUP BY c.country")
+                        for _ in range(max(3, args.runs // 4))]
     print(f"machine load (1 min) {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     show("keystroke to popup, warm (SELECT * FROM ␣)", warm)
     show("keystroke to popup, cold (t. of a table not seen yet)", cold)
