@@ -14,6 +14,7 @@ from .runs import Run, cancel_run, finish_history
 
 GRID_PAGE_ROWS = 1_000
 _POLL_S = 0.5
+STRIP_AFTER_S = 1.0   # a run longer than this gets its tab's ⏳ (one page rerun)
 
 
 def rows_label(n: int) -> str:
@@ -107,6 +108,11 @@ def _live_status(gateway, session, run: Run) -> None:
     @st.fragment(run_every=_POLL_S)
     def poll() -> None:
         if run.finished:
+            st.rerun()
+        if not run.page_redrawn and run.elapsed_s >= STRIP_AFTER_S:
+            # A click on Run redraws only the result and the editor, not the tab strip: once a run
+            # outlasts a glance, the page reruns (once) so its tab shows ⏳; the end reruns it again.
+            run.page_redrawn = True
             st.rerun()
         progress = None
         try:

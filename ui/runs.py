@@ -186,6 +186,7 @@ class Run:
     submit_error: Optional[dict] = None
     history_id: int = 0
     name: str = "result"            # what the downloads are called after (ui.downloads.query_name)
+    page_redrawn: bool = False      # the page reran once while it ran (ui.results: the tab strip's ⏳)
 
     @property
     def error(self) -> Optional[dict]:

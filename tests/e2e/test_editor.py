@@ -137,8 +137,13 @@ def test_run_shows_the_running_state_at_once_and_the_result_of_the_text_just_typ
     assert not stale, (f"the last result's grid was drawn in {len(stale)} of {len(running)} frames while the new "
                        f"statement ran (first at {stale[0]['t']:.0f} ms after the click)")
     assert page.locator('[data-testid="stDataFrame"]').count() == 0   # no grid of the last result
+    # The tab strip, which a click on Run does not redraw, shows that the tab runs once the run outlasts
+    # a second, and stops showing it when the run ends.
+    page.locator(".st-key-tab_strip").get_by_text("⏳", exact=False).first.wait_for(timeout=15_000)
     page.get_by_role("button", name="Cancel").click()
     page.get_by_text("CANCELED").first.wait_for(timeout=60_000)
+    page.wait_for_function("() => !document.querySelector('.st-key-tab_strip').innerText.includes('⏳')",
+                           timeout=30_000)
 
 
 # In the editor's frame: from the click on Run all (its event's time) to the first animation frame that
