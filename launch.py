@@ -26,6 +26,20 @@ def server_address(argv: list[str]) -> str | None:
     return None
 
 
+def loopback_hosts_only(address: str, argv: list[str]) -> list[str]:
+    """On a loopback address, Streamlit's ``server.allowedHosts`` flags for the loopback names only: its
+    WebSocket, which carries the whole app, then refuses a foreign Host header (how DNS rebinding reaches a
+    loopback server), as the REST API does. Nothing when the user set the option, or on another address
+    (served with a login, under whatever names the deployment gives it)."""
+    from gateway.config import is_loopback
+    from gateway.rest.authn import LOOPBACK_NAMES
+
+    given = any(arg.split("=", 1)[0] == "--server.allowedHosts" for arg in argv)
+    if given or os.environ.get("STREAMLIT_SERVER_ALLOWED_HOSTS") or not is_loopback(address):
+        return []
+    return [flag for name in sorted(LOOPBACK_NAMES) for flag in ("--server.allowedHosts", name)]
+
+
 def start_gateway(process_gateway, factory) -> None:
     """Build the process's gateway and its REST API; if it cannot start, end the process saying why
     (Streamlit alone, without the API it was asked for, would hide the failure)."""
@@ -50,6 +64,7 @@ def main(argv: list[str]) -> int:
             address = "127.0.0.1"
             argv = [*argv, "--server.address", address]
         check_workbench_bind(address, auth_mode(config))  # before Spark starts
+        argv = [*argv, *loopback_hosts_only(address, argv)]
         if config["rest.enabled"]:
             print("Starting Spark and the REST API (rest.enabled) …", flush=True)
             threading.Thread(target=start_gateway, args=(process_gateway, GatewayService),

@@ -83,3 +83,54 @@ def test_a_rest_port_in_use_ends_the_process_saying_so(tmp_path):
         taken.close()
     assert done.returncode == 2, done.stderr[-3000:]
     assert "the REST API did not start" in done.stderr and "port in use" in done.stderr
+
+
+def _websocket_status(port: int, host: str) -> bytes:
+    """The status line Streamlit answers a WebSocket upgrade of its app stream sent with ``host`` as Host."""
+    import base64
+    import socket
+
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        key = base64.b64encode(os.urandom(16)).decode()
+        sock.sendall((f"GET /_stcore/stream HTTP/1.1\r\nHost: {host}\r\nOrigin: http://{host}\r\n"
+                      f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                      f"Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        return sock.recv(4096).split(b"\r\n", 1)[0]
+
+
+def test_on_loopback_the_ui_refuses_a_foreign_host_header(tmp_path):
+    """DNS rebinding: a page of another site whose name resolves to 127.0.0.1 must not reach the UI's app
+    stream (the REST API refuses such a Host header too: tests/test_rest_users.py)."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("WORKBENCH_", "STREAMLIT_"))}
+    env.update(WORKBENCH_DATA_DIR=str(tmp_path))
+    log = open(tmp_path / "launch.log", "wb")
+    process = subprocess.Popen([sys.executable, "launch.py", "--server.port", str(port), "--server.headless", "true",
+                                "--browser.gatherUsageStats", "false"],
+                               cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while _get(f"http://127.0.0.1:{port}/_stcore/health")[0] != 200:
+            assert process.poll() is None and time.monotonic() < deadline, \
+                (tmp_path / "launch.log").read_text(errors="replace")[-3000:]
+            time.sleep(0.3)
+        for name in ("127.0.0.1", "localhost", "[::1]"):
+            assert _websocket_status(port, f"{name}:{port}") == b"HTTP/1.1 101 Switching Protocols", name
+        assert _websocket_status(port, f"rebound.example:{port}") == b"HTTP/1.1 403 Forbidden"
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)  # its own process group, started above
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(10)
+        log.close()
+
+
+def test_allowed_hosts_are_left_to_the_user_and_to_non_loopback_binds():
+    from launch import loopback_hosts_only
+
+    assert loopback_hosts_only("127.0.0.1", []) == ["--server.allowedHosts", "127.0.0.1", "--server.allowedHosts",
+                                                    "::1", "--server.allowedHosts", "localhost"]
+    assert loopback_hosts_only("127.0.0.1", ["--server.allowedHosts=wb.example"]) == []
+    assert loopback_hosts_only("0.0.0.0", []) == []
