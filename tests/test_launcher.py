@@ -26,6 +26,17 @@ def _get(url: str) -> tuple[int, bytes]:
         return 0, b""
 
 
+def _stop(process: subprocess.Popen) -> None:
+    """SIGTERM to the process group the test started (SIGKILL after 30 s)."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(10)
+
+
 def test_rest_answers_with_the_process_before_any_browser(tmp_path):
     rest_port, ui_port = free_port(), free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}
@@ -55,13 +66,7 @@ def test_rest_answers_with_the_process_before_any_browser(tmp_path):
             health, _ = _get(f"http://127.0.0.1:{ui_port}/_stcore/health")
         assert health == 200 and process.poll() is None  # Streamlit in the same process, which goes on
     finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)  # its own process group, started above
-            try:
-                process.wait(30)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(10)
+        _stop(process)
         log.close()
 
 
@@ -118,12 +123,7 @@ def test_on_loopback_the_ui_refuses_a_foreign_host_header(tmp_path):
             assert _websocket_status(port, f"{name}:{port}") == b"HTTP/1.1 101 Switching Protocols", name
         assert _websocket_status(port, f"rebound.example:{port}") == b"HTTP/1.1 403 Forbidden"
     finally:
-        os.killpg(process.pid, signal.SIGTERM)  # its own process group, started above
-        try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(10)
+        _stop(process)
         log.close()
 
 
