@@ -96,3 +96,6 @@ def test_a_replayed_drop_view_drops_only_the_temporary_view():
 
     assert [dropped_view(t) for t in ("DROP VIEW v", "drop view if exists `v`;", "DROP VIEW db.v", "DROP TABLE v",
                                       "DROP VIEW `a.b`")] == ["v", "v", None, None, None]
+    # Comments are not part of the name, and do not hide the statement.
+    assert [dropped_view(t) for t in ("DROP VIEW v -- gone", "/* old */ DROP VIEW IF EXISTS `v`",
+                                      "DROP VIEW spark_catalog.db.v", "SET view.mode = 1")] == ["v", "v", None, None]

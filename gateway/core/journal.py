@@ -12,7 +12,11 @@ from __future__ import annotations
 
 import logging
 import socket
-from typing import Callable
+from typing import Callable, Optional
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import SqlglotError
 
 from gateway.identity import Principal, acting_as
 from gateway.models import OperationStatus
@@ -23,22 +27,25 @@ _ALWAYS = frozenset({"RESET", "USE", "LOAD_MODULE", "UNLOAD_MODULE", "USE_MODULE
 _CALLS = frozenset({"load_module", "unload_module", "use_modules", "add_jar", "remove_jar", "upload_jar"})
 
 
-def dropped_view(text: str):
+def dropped_view(text: str) -> Optional[str]:
     """The one-part name a ``DROP VIEW [IF EXISTS] name`` drops, or None (a qualified name, another statement).
 
     Spark has no DROP TEMPORARY VIEW: ``DROP VIEW v`` drops the session's temporary view ``v`` if there
     is one, else the metastore's. The journal keeps it, and a replay drops only the temporary view
     (``Catalog.dropTempView``), so a restart neither brings a dropped view back nor touches the metastore.
+    Read with sqlglot's Spark parser: quotes and comments around the name are not part of it.
     """
-    words = text.replace("`", " ` ").split()
-    upper = [w.upper() for w in words]
-    if upper[:2] != ["DROP", "VIEW"]:
+    if "VIEW" not in text.upper():
+        return None  # not worth a parse (a replay asks this of every journaled statement)
+    try:
+        tree = sqlglot.parse_one(text, read="spark")
+    except SqlglotError:
         return None
-    rest = words[4:] if upper[2:4] == ["IF", "EXISTS"] else words[2:]
-    name = "".join(rest).strip(";")
-    if name.startswith("`") and name.endswith("`") and name.count("`") == 2:
-        name = name[1:-1]
-    return name if name and "." not in name and "`" not in name else None
+    if not isinstance(tree, exp.Drop) or tree.args.get("kind") != "VIEW" or len(tree.args.get("tables") or []) != 1:
+        return None
+    table = tree.args["tables"][0]
+    name = table.name
+    return name if name and "." not in name and not table.args.get("db") and not table.args.get("catalog") else None
 
 
 def journaled(kind: str, text: str) -> bool:
