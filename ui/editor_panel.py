@@ -136,14 +136,20 @@ def _handle(gateway, session, event: dict) -> Optional[dict]:
     return None
 
 
+def fresh_events(value) -> list[dict]:
+    """Events of the editor's value not acted on yet, oldest first (nothing is marked seen)."""
+    events = value.get("events", []) if isinstance(value, dict) else []
+    seen = st.session_state.get("editor_events_seen", [])
+    return [e for e in events if isinstance(e, dict) and e.get("id") and e["id"] not in seen]
+
+
 def unseen_events(value) -> list[dict]:
     """Events of the editor's value not acted on yet, oldest first; only the newest completion request.
 
     Each is marked seen before it is acted on, so a run starts once even if the rerun is cut short.
     """
-    events = value.get("events", []) if isinstance(value, dict) else []
+    fresh = fresh_events(value)
     seen = st.session_state.setdefault("editor_events_seen", [])
-    fresh = [e for e in events if isinstance(e, dict) and e.get("id") and e["id"] not in seen]
     completes = [e for e in fresh if e.get("action") == "complete"]
     fresh = [e for e in fresh if e.get("action") != "complete" or e is completes[-1]]
     seen.extend(e["id"] for e in fresh)
@@ -248,9 +254,7 @@ def _on_editor_event(gateway, session) -> None:
     sends "ran" and History reruns, after the row is on screen. Other events (completion, a draft,
     Format) return to the editor fragment's own rerun."""
     value = st.session_state.get(EDITOR_KEY)
-    seen = st.session_state.get("editor_events_seen", [])
-    events = value.get("events", []) if isinstance(value, dict) else []
-    actions = {e.get("action") for e in events if isinstance(e, dict) and e.get("id") not in seen}
+    actions = {e.get("action") for e in fresh_events(value)}
     if actions & set(RERUN_PAGE):
         targets = [RESULT_FRAGMENT, EDITOR_FRAGMENT]
     elif "ran" in actions:
