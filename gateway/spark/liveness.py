@@ -1,9 +1,8 @@
 """Is the driver JVM alive, and how full is its heap? (The health watchdog asks, gateway/core/health.py.)"""
 from __future__ import annotations
 
-from typing import Optional
-
 import time
+from typing import Optional
 
 from py4j.protocol import Py4JError, Py4JJavaError, Py4JNetworkError
 

@@ -66,7 +66,7 @@ def optimized_plan(df, what: str):
 
 def optimize_now(df) -> None:
     """Optimize a DataFrame's plan now (Spark caches it), so settings in force now shape it."""
-    jdataframe(df, Capability.PLAN_INTERNALS, "optimizing a plan before it runs").queryExecution().optimizedPlan()
+    optimized_plan(df, "optimizing a plan before it runs")
 
 
 def proven_max_rows(df) -> Optional[int]:
