@@ -72,9 +72,13 @@ class Runs:
         self.repeat = max(1, repeat)
 
     def measure(self, run) -> dict:
-        """``run`` returns its seconds: the median and best of the timed runs, and the very first run
-        (cold when it is its server's first big result)."""
-        runs = [run() for _ in range(self.warmup + self.repeat)]
+        """Seconds of ``run()`` (which fetches a result and checks it): the median and best of the timed
+        runs, and the very first run (cold when it is its server's first big result)."""
+        runs = []
+        for _ in range(self.warmup + self.repeat):
+            started = time.perf_counter()
+            run()
+            runs.append(time.perf_counter() - started)
         timed = runs[self.warmup:]
         return {"first": runs[0], "median": statistics.median(timed), "best": min(timed)}
 
@@ -101,35 +105,25 @@ def bench_rest(data_dir: Path, rows: int, select1_runs: int, page_rows: int, run
                 assert cursor.fetchall() == [(1,)]
                 latencies.append(time.perf_counter() - t)
             result["select1_median_ms"], result["select1_p95_ms"] = summarize(latencies)
-            def arrow_pandas() -> float:
-                t = time.perf_counter()
+
+            def arrow_pandas() -> None:
                 frame = cursor.execute(QUERY.format(rows=rows)).fetch_pandas()
-                took = time.perf_counter() - t
                 assert len(frame) == rows, len(frame)
                 result["last_row"] = tuple(frame.iloc[-1])
-                return took
 
-            def arrow_rows() -> float:
-                t = time.perf_counter()
+            def arrow_rows() -> None:
                 fetched = cursor.execute(QUERY.format(rows=rows)).fetchall()
-                took = time.perf_counter() - t
                 assert len(fetched) == rows and fetched[-1][4].year >= 2020, fetched[-1]  # native datetimes
-                return took
 
             result["arrow_pandas"] = runs.measure(arrow_pandas)  # the server's first big result
             result["arrow_rows"] = runs.measure(arrow_rows)
         with GatewayClient(url, timeout_s=600) as client:
             session = client.open_session()
 
-            def json_rows() -> float:
-                t = time.perf_counter()
-                count = 0
+            def json_rows() -> None:
                 with session.execute(QUERY.format(rows=rows)) as op:
-                    for _ in op.rows(max_rows=page_rows, row_format="JSON"):
-                        count += 1
-                took = time.perf_counter() - t
+                    count = sum(1 for _ in op.rows(max_rows=page_rows, row_format="JSON"))
                 assert count == rows, count
-                return took
 
             result["json_rows"] = runs.measure(json_rows)
             session.close()
@@ -147,12 +141,8 @@ def bench_in_process(data_dir: Path, rows: int, runs: Runs) -> dict:
              .config("spark.sql.warehouse.dir", str(data_dir / "warehouse"))
              .config("spark.local.dir", str(data_dir / "tmp")).getOrCreate())
     try:
-        def to_pandas() -> float:
-            t = time.perf_counter()
-            frame = spark.sql(QUERY.format(rows=rows)).toPandas()
-            took = time.perf_counter() - t
-            assert len(frame) == rows
-            return took
+        def to_pandas() -> None:
+            assert len(spark.sql(QUERY.format(rows=rows)).toPandas()) == rows
 
         measured = runs.measure(to_pandas)
     finally:
@@ -229,9 +219,8 @@ def bench_thrift(data_dir: Path, rows: int, select1_runs: int, page_rows: int, r
             latencies.append(time.perf_counter() - t)
         last = None
 
-        def thrift_rows() -> float:
+        def thrift_rows() -> None:
             nonlocal last
-            t = time.perf_counter()
             cursor.execute(QUERY.format(rows=rows))
             count = 0
             while True:
@@ -240,9 +229,7 @@ def bench_thrift(data_dir: Path, rows: int, select1_runs: int, page_rows: int, r
                     break
                 count += len(batch)
                 last = batch[-1]
-            took = time.perf_counter() - t
             assert count == rows, count
-            return took
 
         measured = runs.measure(thrift_rows)  # the server's first big result
         cursor.close()
