@@ -10,6 +10,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+# The test plugin of this checkout (the shared venv installs it from the main checkout, in editable mode).
+sys.path.insert(0, str(ROOT / "tests" / "plugins" / "wb_test_module"))
 
 from gateway import GatewayService, load_config  # noqa: E402
 

@@ -9,14 +9,17 @@ from pathlib import Path
 import pytest
 
 from gateway import FeatureNotInstalledError, GatewayContract, GatewayService
-from gateway.core.service import _CONTRACT_CALLS
+
+_CONTRACT_CALLS = GatewayService.boundary_calls  # every call of every protocol, as the boundary wraps them
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTRACT = sorted(_CONTRACT_CALLS)
 # Calls with no REST route on purpose: a client pages with fetch_results itself, and pages are Streamlit's.
 NOT_OVER_REST = {"iter_results": "a loop over fetch_results; HTTP clients page with the token themselves",
                  "list_feature_pages": "Streamlit pages are of no use to an HTTP client",
-                 "authenticate_password": "REST authenticates with API tokens; a password logs in to the UI"}
+                 "authenticate_password": "REST authenticates with API tokens; a password logs in to the UI",
+                 "as_user": "REST routes get the user-scoped gateway from service_of, which calls it",
+                 "api": "a feature's protocol, reached in process; its own REST routes call it"}
 
 
 def _parameters(function) -> list[str]:
@@ -92,21 +95,21 @@ def test_every_contract_call_is_reachable_over_rest():
 
 
 def test_a_call_of_a_feature_that_is_not_there_says_so(gateway):
-    features, calls = gateway.features, gateway._calls
+    features, calls = gateway.features, gateway._feature_calls
     try:
         gateway.features = {k: v for k, v in features.items() if k != "plans"}
-        gateway._calls = {k: v for k, v in calls.items() if k not in features["plans"].calls()}
+        gateway._feature_calls = {k: v for k, v in calls.items() if k not in features["plans"].calls()}
         with pytest.raises(FeatureNotInstalledError, match="list_plans is provided by a feature") as caught:
             gateway.list_plans()
         assert caught.value.http_status == 501
     finally:
-        gateway.features, gateway._calls = features, calls
+        gateway.features, gateway._feature_calls = features, calls
 
 
 def test_an_unknown_attribute_is_an_attribute_error(gateway):
     with pytest.raises(AttributeError, match="no attribute 'not_a_call'"):
         gateway.not_a_call  # noqa: B018
-    assert isinstance(GatewayService.__getattr__, object)
+    assert "__getattr__" not in vars(GatewayService), "feature calls are generated from protocols, not looked up by name"
 
 
 def test_a_bug_in_our_code_is_an_internal_error_never_a_sql_error(gateway, session, caplog):
@@ -118,15 +121,17 @@ def test_a_bug_in_our_code_is_an_internal_error_never_a_sql_error(gateway, sessi
     original = completion.completer.complete
 
     def broken(*args, **kwargs):
-        raise KeyError("a bug")
+        raise KeyError("private detail 4711")
 
     completion.completer.complete = broken
     try:
-        with caplog.at_level("ERROR", logger="gateway.core.service"):
-            with pytest.raises(InternalError, match="complete_candidates failed: internal error KeyError") as caught:
+        with caplog.at_level("ERROR", logger="gateway.core.boundary"):
+            with pytest.raises(InternalError, match=r"complete_candidates failed: internal error [0-9a-f]{12}\.") as caught:
                 gateway.complete_candidates(session, "SELECT ", 7)
         assert caught.value.http_status == 500 and not isinstance(caught.value, SqlExecutionError)
-        assert any("internal error" in r.getMessage() and r.exc_info for r in caplog.records)
+        assert "KeyError" not in str(caught.value) and "4711" not in str(caught.value), "the client sees only an id"
+        error_id = str(caught.value).split("internal error ")[1][:12]
+        assert any(error_id in r.getMessage() and r.exc_info for r in caplog.records), "the log has the id and the stack"
     finally:
         completion.completer.complete = original
     with pytest.raises(SqlExecutionError) as spark_failure:

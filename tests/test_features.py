@@ -46,16 +46,43 @@ def test_features_declare_their_settings_once():
 
 
 def test_an_outside_feature_runs_its_statement_keeps_session_state_and_offers_its_call(gateway, session):
+    from wb_test_module.feature import EchoApi
+
     assert "wb_echo" in gateway.features and "wb_echo" in gateway.get_gateway_info()["features"]
-    before = gateway.echo_count(session)
+    echoes = gateway.api(EchoApi)  # its protocol, behind the boundary: no call by attribute name on the gateway
+    assert not hasattr(gateway, "echo_count")
+    before = echoes.echo_count(session)
     _, rows, _ = run_all(gateway, session, "ECHO 'hello'")
     assert rows == [["hello"]]
-    assert gateway.echo_count(session) == before + 1
+    assert echoes.echo_count(session) == before + 1
     other = gateway.open_session()
     try:
-        assert gateway.echo_count(other) == 0  # state is per session
+        assert echoes.echo_count(other) == 0  # state is per session
     finally:
         gateway.close_session(other)
+
+
+def test_an_outside_features_call_is_checked_for_its_user(gateway, session):
+    """The plugin's call passes the same boundary: another user's session does not exist for it."""
+    from gateway import Principal, SessionNotFoundError
+    from wb_test_module.feature import EchoApi
+
+    stranger = gateway.as_user(Principal("echo-stranger"))
+    with pytest.raises(SessionNotFoundError):
+        stranger.api(EchoApi).echo_count(session)
+    assert gateway.api(EchoApi).echo_count(session) >= 0
+
+
+def test_a_protocol_no_feature_answers_is_refused(gateway):
+    from typing import Protocol
+
+    from gateway import FeatureNotInstalledError
+
+    class NobodysApi(Protocol):
+        def nothing(self) -> None: ...
+
+    with pytest.raises(FeatureNotInstalledError, match="no installed feature answers 'NobodysApi'"):
+        gateway.api(NobodysApi)
 
 
 def test_an_outside_features_rest_route_is_served(rest_server):

@@ -247,19 +247,23 @@ def test_the_workspace_and_history_are_per_user(api, tokens):
 
 
 def test_in_process_the_gateway_as_a_user_sees_only_its_sessions(users_gateway):
-    from gateway import Principal, SessionNotFoundError
+    from gateway import AuthenticationError, Principal, SessionNotFoundError
 
     service = users_gateway[0]
     as_alice, as_bob = service.as_user(Principal("alice")), service.as_user(Principal("bob"))
     handle = as_alice.open_session(name="in-process")
-    assert as_alice.whoami() == Principal("alice") and service.whoami().name == "local"
+    assert as_alice.whoami() == Principal("alice")
     operation = as_alice.execute_statement(handle, "SELECT 1")
     with pytest.raises(SessionNotFoundError):
         as_bob.heartbeat(handle)
     with pytest.raises(SessionNotFoundError):
         list(as_bob.iter_results(handle, operation))  # a generator is checked at each step
     assert [page.rows for page in as_alice.iter_results(handle, operation) if page.rows][0]
-    service.heartbeat(handle)  # in process, without a principal: unchecked
+    for unchecked in (lambda: service.heartbeat(handle), service.whoami, lambda: service.as_user(None).heartbeat(handle)):
+        with pytest.raises(AuthenticationError, match="needs a user: auth.mode is 'builtin'") as refused:
+            unchecked()  # in process too, a call without a principal is refused (fail closed)
+        assert refused.value.http_status == 401
+    as_alice.heartbeat(handle)
     with pytest.raises(SessionNotFoundError):
         as_bob.close_session(handle)
     as_alice.close_session(handle)

@@ -18,7 +18,7 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
-from gateway.identity import Principal, acting_as
+from gateway.identity import EVERY_USER, Principal, acting_as
 from gateway.models import OperationStatus
 
 log = logging.getLogger(__name__)
@@ -138,7 +138,7 @@ class SessionJournal:
         @functools.wraps(call)
         def journaled_call(*args, **kwargs):
             result = call(*args, **kwargs)
-            with acting_as(None):
+            with acting_as(EVERY_USER):
                 session = journal.service.sessions.get(args[0] if args else kwargs["session"])
             journal._append(session, _call_statement(name, args, kwargs, result))
             return result
@@ -166,30 +166,30 @@ class SessionJournal:
             return 0
         restored = 0
         for entry in sessions:
-            try:
-                with acting_as(Principal(entry.user, entry.admin)):
+            with acting_as(Principal(entry.user, entry.admin)):  # replayed as its owner
+                try:
                     handle = self.service._open_session(None, entry.name, entry.handle)
-                session = self.service.sessions.get(handle)
-            except Exception:  # noqa: BLE001 - one bad entry must not stop the start
-                log.warning("session %s of %s could not be reopened", entry.handle, entry.user, exc_info=True)
-                continue
-            session.replaying, session.journaled = True, True
-            failed = 0
-            try:
-                for statement in entry.statements:
-                    try:
-                        view = dropped_view(statement)
-                        if view is not None:
-                            session.spark.catalog.dropTempView(view)  # never the metastore's view
-                        else:
-                            self.service.configure_session(handle, statement)
-                    except Exception as exc:  # noqa: BLE001 - replay what can be, say what could not
-                        failed += 1
-                        log.warning("session %s of %s: replaying %r failed: %s", entry.handle, entry.user,
-                                    statement[:200], exc)
-            finally:
-                session.replaying = False
-            restored += 1
-            log.info("session %s of %s restored: %d statements replayed, %d failed", entry.handle, entry.user,
-                     len(entry.statements) - failed, failed)
+                    session = self.service.sessions.get(handle)
+                except Exception:  # noqa: BLE001 - one bad entry must not stop the start
+                    log.warning("session %s of %s could not be reopened", entry.handle, entry.user, exc_info=True)
+                    continue
+                session.replaying, session.journaled = True, True
+                failed = 0
+                try:
+                    for statement in entry.statements:
+                        try:
+                            view = dropped_view(statement)
+                            if view is not None:
+                                session.spark.catalog.dropTempView(view)  # never the metastore's view
+                            else:
+                                self.service.configure_session(handle, statement)
+                        except Exception as exc:  # noqa: BLE001 - replay what can be, say what could not
+                            failed += 1
+                            log.warning("session %s of %s: replaying %r failed: %s", entry.handle, entry.user,
+                                        statement[:200], exc)
+                finally:
+                    session.replaying = False
+                restored += 1
+                log.info("session %s of %s restored: %d statements replayed, %d failed", entry.handle, entry.user,
+                         len(entry.statements) - failed, failed)
         return restored

@@ -9,7 +9,7 @@ from gateway.features.atomic.journal import Journal
 from gateway.features.atomic.recovery import recover
 from gateway.features.atomic.staged import is_staging_name
 from gateway.features.atomic.writer import AtomicWriter
-from gateway.features.base import Feature
+from gateway.api.plugins import Feature
 
 JOURNAL_DIR = "atomic"
 

@@ -3,8 +3,9 @@ its settings, statements, calls, REST routes and page."""
 from __future__ import annotations
 
 from gateway.config import Setting
-from gateway.core.statements import StatementKind, StatementSpec
-from gateway.features.base import Feature, PageSpec
+from gateway.core.statements import StatementKind
+from gateway.api.plugins import Feature, PageSpec, StatementSpec
+from gateway.features.jars.api import JarsApi
 from gateway.features.jars.feature import JARS, REMOVE_JAR, SHOW_JARS, ResourceFeature, ResourceManager, _manager
 from gateway.features.jars.function_sql import create_function_statement
 from gateway.models import JarInfo, UdfClass
@@ -12,6 +13,7 @@ from gateway.models import JarInfo, UdfClass
 
 class JarsFeature(Feature):
     name = JARS
+    api = JarsApi
     description = "Jars and functions from jars, kept per session (FLIP-214)."
     settings = (
         Setting("jars.upload_max_bytes", 100 * 1024 * 1024, "Largest jar (or .py/.zip/.whl) an upload may be."),

@@ -5,7 +5,7 @@ import datetime as _dt
 from contextlib import contextmanager
 from typing import Iterator, Optional
 
-from gateway import __version__
+from gateway.version import __version__
 from gateway.errors import InvalidStatementError
 from gateway.features.plans.document import FORMAT, FORMAT_VERSION, accepts_range
 from gateway.features.plans.functions import function_versions, used_functions

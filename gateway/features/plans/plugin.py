@@ -6,8 +6,8 @@ from typing import Optional
 
 from gateway.config import Setting
 from gateway.errors import InvalidRequestError
-from gateway.core.statements import StatementSpec
-from gateway.features.base import Feature, PageSpec
+from gateway.api.plugins import Feature, PageSpec, StatementSpec
+from gateway.features.plans.api import PlansApi
 from gateway.features.plans.compiler import plan_text
 from gateway.features.plans.feature import PlanFeature
 from gateway.features.plans.graph import HIGHLIGHT, plan_dot
@@ -19,6 +19,7 @@ _WHICH = ("analyzed", "optimized")
 
 class PlansFeature(Feature):
     name = "plans"
+    api = PlansApi
     description = "Compiled, versioned plans that run only if nothing they depend on changed (FLIP-190)."
     settings = (
         Setting("plans.dir", "", "Directory for compiled plan files; empty means <data_dir>/plans."),
