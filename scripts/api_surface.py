@@ -48,7 +48,9 @@ def imports_of(path: Path, modules: set[str]) -> set[str]:
             if node.level:
                 anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join(anchor + ([base] if base else []))
-            names = [base] + [f"{base}.{alias.name}" for alias in node.names]
+            # ``from pkg import submodule`` depends on the submodule (the package loads first anyway);
+            # ``from module import name`` on the module.
+            names = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
         else:
             continue
         for name in names:

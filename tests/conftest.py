@@ -52,6 +52,17 @@ def postgres_server():
     server.stop()
 
 
+@pytest.fixture(autouse=True)
+def as_local_user():
+    """Tests call the gateway in process as the single local user of auth.mode none, by name: code that
+    reaches past the API (``gateway.sessions.get``) needs a principal too, since a lookup without one is
+    refused (fail closed). A test of that refusal steps out with ``acting_as(None)``."""
+    from gateway.identity import LOCAL_PRINCIPAL, acting_as
+
+    with acting_as(LOCAL_PRINCIPAL):
+        yield
+
+
 @pytest.fixture(scope="session")
 def gateway(config):
     service = GatewayService(config)

@@ -12,7 +12,7 @@ from typing import Optional
 
 from gateway.config import auth_mode
 from gateway.errors import AuthenticationError, InvalidRequestError, ObjectNotFoundError, PermissionDeniedError
-from gateway.identity import LOCAL_PRINCIPAL, ApiToken, Principal, UserInfo, current_principal, required_principal
+from gateway.identity import LOCAL_PRINCIPAL, ApiToken, Principal, UserInfo, required_principal
 from gateway.store import WorkbenchStore
 
 class IdentityCalls:

@@ -21,7 +21,7 @@ from gateway.config import WorkbenchConfig, load_config
 from gateway.api import CORE_SECTIONS, protocol_calls
 from gateway.api.plugins import Feature, PageSpec, feature_classes
 from gateway.contract import FEATURE_SECTIONS
-from gateway.core.boundary import PluginGateway, boundary, facade, mapped, plugin_gateway_class
+from gateway.core.boundary import boundary, mapped, plugin_gateway_class
 from gateway.core import data_lock
 from gateway.core.admin_calls import AdminCalls
 from gateway.core.catalog import CatalogBrowser
@@ -95,13 +95,7 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
         self.journal.restore()  # the sessions open when the workbench stopped, with their state
 
     def _plug(self, feature: Feature) -> None:
-        """Start one feature and wire in what it declares: handlers, guard, calls."""
-        feature.start(self)
-        self.features[feature.name] = feature
-        for kind, handler in feature.handlers().items():
-            self.runner.register(kind, handler)
-        if type(feature).check_statement is not Feature.check_statement:
-            self.runner.guards.append(feature.check_statement)
+        """Check its calls against its protocol, start it, and wire in what it declares: handlers, guard, calls."""
         calls = dict(feature.calls())
         if calls or feature.api is not None:
             declared = set(protocol_calls(feature.api)) if feature.api is not None else set()
@@ -110,6 +104,12 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
                     f"feature {feature.name!r} must implement exactly the calls of its protocol "
                     f"({getattr(feature.api, '__name__', 'no api declared')}): missing {sorted(declared - set(calls))}, "
                     f"not declared {sorted(set(calls) - declared)}; set the class attribute `api` to its protocol")
+        feature.start(self)
+        self.features[feature.name] = feature
+        for kind, handler in feature.handlers().items():
+            self.runner.register(kind, handler)
+        if type(feature).check_statement is not Feature.check_statement:
+            self.runner.guards.append(feature.check_statement)
         for name, call in calls.items():
             if name in self._feature_calls or (name in self.boundary_calls and feature.api not in FEATURE_SECTIONS):
                 raise GatewayError(f"feature {feature.name!r} provides the call {name!r}, which another part "
