@@ -3,8 +3,8 @@
 - calls a front end can reach: the protocol calls of ``gateway.api`` (and the features' protocols), and
   the public names answering on the service object (class attributes plus a feature call reached by name);
 - import cycles among gateway/ modules (every import, also inside functions; ``if TYPE_CHECKING`` skipped);
-- broad ``except`` clauses in gateway/ (bare, ``Exception``, ``BaseException``) whose body neither logs
-  nor raises: a failure that vanishes;
+- broad ``except`` clauses in gateway/ (bare, ``Exception``, ``BaseException``) whose body neither logs,
+  raises nor hands the exception on: a failure that vanishes;
 - files outside its own folder that a new feature touches (the test plugin under tests/plugins/).
 
 Reads source only (ast): no Spark starts. Usage: ``python scripts/api_surface.py``.
@@ -100,8 +100,11 @@ def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return result
 
 
-def _logs_or_raises(body: list[ast.stmt]) -> bool:
+def _logs_or_raises(body: list[ast.stmt], name: str | None = None) -> bool:
+    """The handler logs, raises, or hands the exception it bound on (``self._fail(op, exc)``)."""
     for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+        if name and isinstance(node, ast.Name) and node.id == name:
+            return True
         if isinstance(node, ast.Raise):
             return True
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in {
@@ -111,14 +114,15 @@ def _logs_or_raises(body: list[ast.stmt]) -> bool:
 
 
 def silent_broad_excepts(source: str, filename: str) -> list[str]:
-    """``file:line`` of each bare/``Exception``/``BaseException`` handler that neither logs nor raises."""
+    """``file:line`` of each bare/``Exception``/``BaseException`` handler that neither logs, raises nor passes
+    the exception on."""
     found = []
     for node in ast.walk(ast.parse(source, filename)):
         if not isinstance(node, ast.ExceptHandler):
             continue
         types = node.type.elts if isinstance(node.type, ast.Tuple) else [node.type]
         broad = node.type is None or any(isinstance(t, ast.Name) and t.id in BROAD for t in types)
-        if broad and not _logs_or_raises(node.body):
+        if broad and not _logs_or_raises(node.body, node.name):
             found.append(f"{filename}:{node.lineno}")
     return found
 
@@ -128,8 +132,9 @@ def all_silent_broad_excepts(root: Path = GATEWAY) -> list[str]:
             for hit in silent_broad_excepts(path.read_text(), str(path.relative_to(ROOT)))]
 
 
-def service_names() -> tuple[int, int]:
-    """(protocol calls, names answering on the service) without starting Spark."""
+def service_names() -> tuple[int, int, int | None]:
+    """(protocol calls, names answering on the service, names on the user-scoped gateway REST and the UI
+    get) without starting Spark."""
     sys.path.insert(0, str(ROOT))
     try:
         from gateway.api import protocol_calls, CORE_SECTIONS  # after issue 25
@@ -143,15 +148,22 @@ def service_names() -> tuple[int, int]:
     if "__getattr__" in vars(GatewayService):  # feature calls answered by name
         from gateway.contract import GatewayContract
         public |= {n for n in vars(GatewayContract) if not n.startswith("_")}
-    return protocol, len(public)
+    try:
+        from gateway.core.boundary import facade_class
+        scoped = len({n for n in dir(facade_class((GatewayContract,))) if not n.startswith("_")} - {"principal"})
+    except ImportError:  # before: as_user's view forwarded every attribute of the service
+        scoped = None
+    return protocol, len(public), scoped
 
 
 def main() -> None:
     cycles = import_cycles(import_graph())
     silent = all_silent_broad_excepts()
-    protocol, answering = service_names()
+    protocol, answering, scoped = service_names()
     print(f"protocol calls (all sections and the built-in features' protocols): {protocol}")
-    print(f"public names answering on GatewayService:                           {answering}")
+    print(f"public names answering on GatewayService (in process):              {answering}")
+    print(f"names on the user-scoped gateway (REST routes, the UI):             "
+          f"{scoped if scoped is not None else 'every name of the service'}")
     print(f"import cycles in gateway/ (strongly connected groups):              {len(cycles)}")
     for cycle in cycles:
         print("   ", " <-> ".join(cycle[:8]) + (" …" if len(cycle) > 8 else ""), f"({len(cycle)} modules)")

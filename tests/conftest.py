@@ -10,8 +10,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-# The test plugin of this checkout (the shared venv installs it from the main checkout, in editable mode).
-sys.path.insert(0, str(ROOT / "tests" / "plugins" / "wb_test_module"))
+# The test plugin of this checkout (the shared venv installs it from the main checkout, in editable mode),
+# here and in the Pythons tests start (a gateway in a new process, the Streamlit server).
+_PLUGIN = str(ROOT / "tests" / "plugins" / "wb_test_module")
+sys.path.insert(0, _PLUGIN)
+os.environ["PYTHONPATH"] = os.pathsep.join([_PLUGIN, *filter(None, [os.environ.get("PYTHONPATH")])])
 
 from gateway import GatewayService, load_config  # noqa: E402
 

@@ -106,3 +106,16 @@ def rest_server(gateway):
         yield server.url, gateway
     finally:
         server.stop()
+
+
+def test_the_outside_feature_needs_nothing_of_the_gateway_but_its_api():
+    """A new feature with a statement kind, a call and a REST route touches no file of the gateway: the test
+    plugin's only imports of it are the plugin API and the REST helper, and it lives in its own package."""
+    import ast
+
+    from tests.conftest import ROOT
+
+    source = ROOT / "tests" / "plugins" / "wb_test_module" / "wb_test_module" / "feature.py"
+    imported = {node.module for node in ast.walk(ast.parse(source.read_text()))
+                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("gateway")}
+    assert imported - {"gateway.config", "gateway.features"} == {"gateway.api", "gateway.rest.deps"}, imported

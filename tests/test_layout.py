@@ -173,7 +173,7 @@ def test_ui_and_pages_build_no_sql_text():
 # REST is a front end: the API, the contract and their value types, the configuration, REST's own modules,
 # and a feature's own ``api``; nothing of core, spark, store nor a feature's internals.
 REST_ALLOWED = re.compile(r"^gateway(\.(api(\..+)?|contract|errors|models|handles|identity|config|version|rest(\..+)?"
-                          r"|features\.\w+\.api))?$")
+                          r"|features\.\w+\.(api|schemas)))?$")
 
 
 def rest_import_violations(source: str, filename: str) -> list[str]:

@@ -9,6 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from gateway import GatewayService, Principal
+from gateway.identity import EVERY_USER, acting_as
 from gateway.rest.server import process_gateway
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,12 +56,18 @@ def test_the_login_form_comes_first_and_opens_no_session(app_gateway):
     assert "session_handle" not in wrong.session_state
 
 
+def _owner(gateway, handle) -> str:
+    """Whose session this is, looked up as the gateway itself (any user's session)."""
+    with acting_as(EVERY_USER):
+        return gateway.sessions.get(handle).user
+
+
 def test_a_user_logs_in_and_its_session_is_its_own(app_gateway):
     at = _login("uialice")
     handle = at.session_state["session_handle"]
     assert handle and at.query_params["session"] == handle
     assert at.session_state["principal"] == Principal("uialice")
-    assert app_gateway.sessions.get(handle).user == "uialice"
+    assert _owner(app_gateway, handle) == "uialice"
     assert "uialice" in _texts(at.sidebar.caption) and at.sidebar.button(key="logout").label == "Log out"
 
 
@@ -69,9 +76,9 @@ def test_another_user_cannot_attach_by_url_but_the_owner_can(app_gateway):
     handle = owner.session_state["session_handle"]
     intruder = _login("uibob", session_in_url=handle)
     assert intruder.session_state["session_handle"] != handle
-    assert app_gateway.sessions.get(intruder.session_state["session_handle"]).user == "uibob"
+    assert _owner(app_gateway, intruder.session_state["session_handle"]) == "uibob"
     assert "not yours" in _texts(intruder.warning)  # the editor page says so once
-    app_gateway.heartbeat(handle)  # alice's session is untouched
+    app_gateway.as_user(Principal("uialice")).heartbeat(handle)  # alice's session is untouched
     again = _login("uialice", session_in_url=handle)  # a reload and a new login re-attach the owner
     assert again.session_state["session_handle"] == handle
 

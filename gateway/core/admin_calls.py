@@ -6,11 +6,14 @@ acting as ``EVERY_USER`` (the gateway itself) for that one call.
 """
 from __future__ import annotations
 
+import logging
 import time
 
 from gateway.errors import SessionLimitError
 from gateway.identity import EVERY_USER, AdminOperation, AdminSession, acting_as, current_principal, sees_every_user
 from gateway.models import OperationStatus
+
+log = logging.getLogger(__name__)
 
 _ACTIVE = (OperationStatus.INITIALIZED, OperationStatus.PENDING, OperationStatus.RUNNING)
 
@@ -30,6 +33,7 @@ class AdminCalls:
                     progress = operation_progress(op)
                     fraction, summary = progress.fraction, progress.summary()
                 except Exception:  # noqa: BLE001 - a finished job may vanish meanwhile; the list still answers
+                    log.debug("the progress of an operation could not be read", exc_info=True)
                     fraction, summary = None, "progress unknown"
                 operations.append(AdminOperation(str(op.handle), op.status.value, op.statement,
                                                  round(now - op.submitted_at, 1), fraction, summary))

@@ -84,6 +84,7 @@ class StagedWrite(TwoPhaseCatalogTable):
         try:
             location = self.catalog.location(self.db, self.table)
         except Exception:  # the table is committed; its location is only for the report
+            log.debug("the committed table's location could not be read", exc_info=True)
             location = None
         return {"table": f"spark_catalog.{self.db}.{self.table}", "action": self.action, "rows": rows,
                 "location": location, "atomic": True}

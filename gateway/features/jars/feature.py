@@ -8,6 +8,7 @@ the statement (persistent), with an error naming the jar; other sessions keep wo
 """
 from __future__ import annotations
 
+import logging
 import ast
 import threading
 import time
@@ -30,6 +31,8 @@ from gateway.core.statements import Statement, StatementKind
 from gateway.spark.backend import Capability, supports
 from gateway.spark.catalog import function_resources
 from gateway.spark.classloader import use_added_jars_on_this_thread
+
+log = logging.getLogger(__name__)
 
 _SPARK = Dialect.get_or_raise("spark")
 _JVM_SUFFIXES = (".jar",)
@@ -267,6 +270,7 @@ class ResourceManager:
         try:
             return bool(self.spark.catalog.functionExists(qualified))
         except Exception:  # noqa: BLE001 - an unreachable catalog: keep the gateway's record
+            log.debug("the catalog could not be asked; the gateway's record stands", exc_info=True)
             return True
 
     def _existing_temp_functions(self) -> set[str]:

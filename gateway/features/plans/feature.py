@@ -1,6 +1,7 @@
 """The plan feature in the gateway: its statement handlers and the calls behind the service facade."""
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Optional, Union
 
@@ -13,6 +14,8 @@ from gateway.features.plans.document import COMPATIBILITY, PlanFormatError, read
 from gateway.features.plans.paths import resolve_plan_path
 from gateway.features.plans.spark_adapter import force_optimized
 from gateway.features.plans.syntax import parse_plan_statement
+
+log = logging.getLogger(__name__)
 
 FORCE_RECOMPILE = "workbench.plan.force_recompile"
 _COMPILE_SCHEMA = "plan_path string, status string, statement_kind string, tables int, functions int"
@@ -137,6 +140,7 @@ class PlanFeature:
         try:
             return str(session.spark.conf.get(FORCE_RECOMPILE, "false")).strip().lower() == "true"
         except Exception:  # noqa: BLE001
+            log.debug("the check answered no", exc_info=True)
             return False
 
     # -- service calls -------------------------------------------------------------------------

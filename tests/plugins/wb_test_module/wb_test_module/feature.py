@@ -7,8 +7,13 @@ from typing import Protocol
 
 from fastapi import APIRouter, Request
 
-from gateway.api import Feature, Setting, StatementSpec
 from gateway.rest.deps import service_of
+
+try:
+    from gateway.api import Feature, Setting, StatementSpec
+except ImportError:  # a checkout from before gateway.api: the shared venv installs one copy of this plugin
+    from gateway.config import Setting
+    from gateway.features import Feature, StatementSpec
 
 
 class EchoApi(Protocol):
@@ -50,6 +55,12 @@ class EchoFeature(Feature):
         @router.get("/sessions/{session_handle}/echo-count")
         def echo_count(request: Request, session_handle: str):
             # The user-scoped gateway (never request.app.state.service): another user's session is not found.
-            return {"echoes": service_of(request).api(EchoApi).echo_count(session_handle)}
+            return {"echoes": _echoes(service_of(request)).echo_count(session_handle)}
 
         return [router]
+
+
+def _echoes(gateway) -> EchoApi:
+    """The feature's protocol on the gateway; a gateway from before ``gateway.api`` answered it by name."""
+    api = getattr(gateway, "api", None)
+    return api(EchoApi) if api is not None else gateway
