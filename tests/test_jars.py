@@ -19,7 +19,7 @@ import pytest
 from gateway import InvalidRequestError, InvalidStatementError, ResourceError, SqlExecutionError
 from gateway.features.jars.function_sql import create_function_statement, parse_create_function
 from gateway.features.jars.store import JarStore, UdfClass, hadoop_fetcher, read_class_header, udf_classes
-from gateway.features.jars.feature import function_calls
+from gateway.features.jars.resources import function_calls
 from tests.conftest import ROOT, run_all
 from tests.jarbuild import build_jar, hive_udf_source, javac_available
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from gateway import GatewayService, Principal, SessionNotFoundError
-from gateway.core.journal import journaled
+from gateway.core.session_journal import journaled
 from gateway.rest import serve_in_background
 from gateway.store import default_url
 from rest_support import Http
@@ -92,7 +92,7 @@ def test_which_statements_are_journaled(kind, text, expected):
 
 
 def test_a_replayed_drop_view_drops_only_the_temporary_view():
-    from gateway.core.journal import dropped_view
+    from gateway.core.session_journal import dropped_view
 
     assert [dropped_view(t) for t in ("DROP VIEW v", "drop view if exists `v`;", "DROP VIEW db.v", "DROP TABLE v",
                                       "DROP VIEW `a.b`")] == ["v", "v", None, None, None]

@@ -370,7 +370,7 @@ def test_a_changed_view_body_is_refused_even_with_the_same_schema(gateway, sessi
 
 def test_text_fallback_reads_explain_output_like_the_jvm_adapter(gateway, golden):
     from gateway.features.plans.functions import used_functions
-    from gateway.features.plans.spark_adapter import _from_explain, planned
+    from gateway.features.plans.spark_planning import _from_explain, planned
 
     handle, plans = golden
     spark = gateway.sessions.get(handle).spark

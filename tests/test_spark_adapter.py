@@ -14,9 +14,9 @@ import pytest
 
 from gateway.errors import ResourceError
 from gateway.features.atomic.files import TableFiles
-from gateway.features.jars.feature import metastore_function_resources, use_jar_class_loader
+from gateway.features.jars.resources import metastore_function_resources, use_jar_class_loader
 from gateway.features.jars.store import hadoop_fetcher
-from gateway.features.plans.spark_adapter import force_optimized, planned
+from gateway.features.plans.spark_planning import force_optimized, planned
 from gateway.spark import backend
 from gateway.spark.arrow_stream import ArrowBatchStream, is_small
 from gateway.spark.backend import Capability, NotAvailableOnBackend, supports

@@ -30,7 +30,7 @@ from gateway.core.stream_budget import StreamBudget
 from gateway.core.freshness import WRITES
 from gateway.core.health import ENGINE, HealthWatchdog
 from gateway.core.history import StatementHistory
-from gateway.core.journal import SessionJournal
+from gateway.core.session_journal import SessionJournal
 from gateway.core.identity_calls import IdentityCalls
 from gateway.core.operations import Operation, OperationManager
 from gateway.core.progress import operation_progress
@@ -184,7 +184,7 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
         return self._open_session(config, name)
 
     def _open_session(self, config: Optional[dict], name: Optional[str], handle=None) -> SessionHandle:
-        """``handle``: reopen a journaled session under its old handle (gateway/core/journal.py)."""
+        """``handle``: reopen a journaled session under its old handle (gateway/core/session_journal.py)."""
         if config is not None and not isinstance(config, dict):
             raise InvalidRequestError("session config must be a mapping of setting name to value")
         self._check_session_limit()  # per user (auth on)

@@ -17,10 +17,10 @@ import logging
 import uuid
 from typing import Optional
 
-from gateway.features.atomic import journal as phases
+from gateway.features.atomic import write_journal as phases
 from gateway.features.atomic.crash import crash_point
 from gateway.features.atomic.files import TableFiles
-from gateway.features.atomic.journal import Journal
+from gateway.features.atomic.write_journal import Journal
 from gateway.features.atomic.metastore import SessionCatalog
 from gateway.features.atomic.parse import WriteRequest
 from gateway.features.atomic.protocol import TwoPhaseCatalogTable, WriteStep

@@ -6,7 +6,7 @@ from gateway.config import Setting
 from gateway.core.statements import StatementKind
 from gateway.api.plugins import Feature, PageSpec, StatementSpec
 from gateway.features.jars.api import JarsApi
-from gateway.features.jars.feature import JARS, REMOVE_JAR, SHOW_JARS, ResourceFeature, ResourceManager, _manager
+from gateway.features.jars.resources import JARS, REMOVE_JAR, SHOW_JARS, ResourceFeature, ResourceManager, _manager
 from gateway.features.jars.function_sql import create_function_statement
 from gateway.models import JarInfo, UdfClass
 

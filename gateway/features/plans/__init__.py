@@ -8,7 +8,7 @@ from gateway.features.plans.checks import Difference, PlanMismatchError, check_p
 from gateway.features.plans.compiler import compile_plan, plan_text
 from gateway.features.plans.diff import diff_plans
 from gateway.features.plans.document import FORMAT, FORMAT_VERSION, PlanFormatError, dumps, stable_plan
-from gateway.features.plans.feature import PlanExistsError, PlanFeature
+from gateway.features.plans.plan_calls import PlanExistsError, PlanFeature
 from gateway.features.plans.functions import function_versions, used_functions
 from gateway.features.plans.graph import plan_dot
 from gateway.features.plans.paths import PlanPathError, resolve_plan_path

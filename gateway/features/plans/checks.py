@@ -11,7 +11,7 @@ from gateway.spark.errors import ENGINE_ERRORS
 from gateway.features.plans.compiler import plan_text, planning_context
 from gateway.features.plans.document import accepts
 from gateway.features.plans.functions import function_versions
-from gateway.features.plans.spark_adapter import planned
+from gateway.features.plans.spark_planning import planned
 from gateway.features.plans.tables import describe_table
 from gateway.features.plans.tree import stable_text
 

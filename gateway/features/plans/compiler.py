@@ -10,7 +10,7 @@ from gateway.version import __version__
 from gateway.errors import InvalidStatementError
 from gateway.features.plans.document import FORMAT, FORMAT_VERSION, accepts_range
 from gateway.features.plans.functions import function_versions, used_functions
-from gateway.features.plans.spark_adapter import PlannedStatement, planned
+from gateway.features.plans.spark_planning import PlannedStatement, planned
 from gateway.features.plans.syntax import PLANNABLE
 from gateway.features.plans.tables import columns_of, describe_table, plan_table_names, statement_tables
 from gateway.features.plans.tree import nest, stable_text

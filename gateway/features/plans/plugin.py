@@ -9,7 +9,7 @@ from gateway.errors import InvalidRequestError
 from gateway.api.plugins import Feature, PageSpec, StatementSpec
 from gateway.features.plans.api import PlansApi
 from gateway.features.plans.compiler import plan_text
-from gateway.features.plans.feature import PlanFeature
+from gateway.features.plans.plan_calls import PlanFeature
 from gateway.features.plans.graph import HIGHLIGHT, plan_dot
 from gateway.features.plans.syntax import execute_plan_statement
 

@@ -12,7 +12,7 @@ from gateway.features.plans.compiler import compile_plan, plan_text, planning_co
 from gateway.features.plans.diff import diff_plans
 from gateway.features.plans.document import COMPATIBILITY, PlanFormatError, read_plan, validate, write_plan
 from gateway.features.plans.paths import resolve_plan_path
-from gateway.features.plans.spark_adapter import force_optimized
+from gateway.features.plans.spark_planning import force_optimized
 from gateway.features.plans.syntax import parse_plan_statement
 
 log = logging.getLogger(__name__)
