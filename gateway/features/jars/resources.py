@@ -63,7 +63,7 @@ class _Block:
     temporary: bool
 
 
-class ResourceFeature:
+class JarResources:
     """Process-wide parts: the jar store, the record of persistent functions, every jar on the JVM."""
 
     def __init__(self, config, root_spark) -> None:
@@ -173,7 +173,7 @@ def _jar_arguments(text: str, verb: str) -> list[str]:
 class ResourceManager:
     """One session's jars, the functions that need them, and the jars it removed."""
 
-    def __init__(self, session, feature: ResourceFeature) -> None:
+    def __init__(self, session, feature: JarResources) -> None:
         self.session = session
         self.feature = feature
         self.store: JarStore = feature.store

@@ -28,7 +28,7 @@ class PlanExistsError(InvalidStatementError):
     http_status = 409
 
 
-class PlanFeature:
+class PlanCalls:
     """Plan files, compile/check/run, and the plan statements' handlers."""
 
     def __init__(self, host) -> None:

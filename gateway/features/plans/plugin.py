@@ -9,7 +9,7 @@ from gateway.errors import InvalidRequestError
 from gateway.api.plugins import Feature, PageSpec, StatementSpec
 from gateway.features.plans.api import PlansApi
 from gateway.features.plans.compiler import plan_text
-from gateway.features.plans.plan_calls import PlanFeature
+from gateway.features.plans.plan_calls import PlanCalls
 from gateway.features.plans.graph import HIGHLIGHT, plan_dot
 from gateway.features.plans.syntax import execute_plan_statement
 
@@ -37,7 +37,7 @@ class PlansFeature(Feature):
 
     def start(self, host) -> None:
         super().start(host)
-        self.plans = PlanFeature(host)
+        self.plans = PlanCalls(host)
 
     def handlers(self):
         return {COMPILE_PLAN: self.plans.handle_compile, EXECUTE_PLAN: self.plans.handle_execute,
