@@ -28,7 +28,7 @@ from gateway.spark.parser import parse_write_target
 from gateway.spark.plans import catalyst_plans, optimize_now, proven_max_rows
 from gateway.spark.writes import catalog_stages_writes, written_rows
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 JVM_HANDLES = {"_jvm", "_jsparkSession", "_jsc", "_jdf", "_jconf"}
 
 

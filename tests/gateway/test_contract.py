@@ -12,7 +12,7 @@ from gateway import FeatureNotInstalledError, GatewayContract, GatewayService
 
 _CONTRACT_CALLS = GatewayService.boundary_calls  # every call of every protocol, as the boundary wraps them
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CONTRACT = sorted(_CONTRACT_CALLS)
 # Calls with no REST route on purpose: a client pages with fetch_results itself, and pages are Streamlit's.
 NOT_OVER_REST = {"iter_results": "a loop over fetch_results; HTTP clients page with the token themselves",

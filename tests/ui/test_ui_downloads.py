@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 from gateway import LOCAL_USER
 from ui.downloads import file_name, query_name
 
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
 STAMP = r"\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d"
 
 

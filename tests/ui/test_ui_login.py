@@ -12,7 +12,7 @@ from gateway import GatewayService, Principal
 from gateway.identity import EVERY_USER, acting_as
 from gateway.rest.server import process_gateway
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
 PASSWORD = "ui-pass-word"
 

@@ -282,7 +282,7 @@ def test_a_timeout_in_the_middle_of_the_write_publishes_nothing(gateway, session
 
 # -- SIGKILL and restart (child processes with their own data directory and Spark) ----------------
 
-CHILD = Path(__file__).resolve().parent / "atomic_child.py"
+CHILD = Path(__file__).resolve().parents[3] / "atomic_child.py"
 LEFTOVER_MARKS = ("__wb_", ".wb-backup", "_temporary", ".hive-staging")
 CT_SLOW = "CREATE TABLE ct USING parquet AS " + SLOW
 RT_GOOD = "CREATE OR REPLACE TABLE rt USING orc AS " + GOOD

@@ -19,7 +19,7 @@ import pytest
 from rest_support import Http
 from ports import free_port
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 JDBC_JAR = Path("/usr/share/java/postgresql.jar")
 START_TIMEOUT_S = 240
 FAILING = ("SELECT CASE WHEN id = 39 THEN CAST(raise_error('injected fault') AS BIGINT) ELSE id END AS id "

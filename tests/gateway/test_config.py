@@ -8,7 +8,7 @@ from gateway.features import feature_classes
 from gateway.errors import ConfigurationError
 from gateway.spark.root import spark_conf
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_defaults_file_and_environment_layer(tmp_path):

@@ -14,7 +14,7 @@ from pathlib import Path
 from rest_support import Http
 from postgres_server import free_port
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 START_TIMEOUT_S = 240
 
 

@@ -16,7 +16,7 @@ from gateway.core import data_lock
 from gateway.errors import DataDirectoryInUseError
 from ports import free_port
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 HOLD = ("import sys, time; from pathlib import Path; from gateway.core import data_lock; "
         "data_lock.acquire(Path(sys.argv[1])); print('held', flush=True); time.sleep(120)")
 TRY = ("import sys; from pathlib import Path; from gateway.core import data_lock; "

@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "modules.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "modules.py")
 
 
 @pytest.fixture

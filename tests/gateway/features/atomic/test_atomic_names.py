@@ -15,8 +15,8 @@ from gateway import InvalidStatementError, OperationStatus
 from gateway.features.atomic import ALLOW_NON_ATOMIC
 from gateway.features.atomic.parse import quote
 from gateway.spark.parser import PlannedWrite, parse_write_target
-from tests.test_spark_adapter import WithoutJvm
-from tests.test_atomic_writes import OLD, OLD_ROWS, operation, run, warehouse_files
+from tests.gateway.spark.test_spark_adapter import WithoutJvm
+from tests.gateway.features.atomic.test_atomic_writes import OLD, OLD_ROWS, operation, run, warehouse_files
 
 # Fails on its last row (id 7 of two partitions), after the first partition wrote its file.
 FAILING = ("SELECT CASE WHEN id = 7 THEN CAST(raise_error('injected fault') AS BIGINT) ELSE id END AS id, "

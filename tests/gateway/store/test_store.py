@@ -25,7 +25,7 @@ from gateway.store.schema import metadata
 from gateway.store.store import RETRY_START_S
 from postgres_server import free_port
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 _names = itertools.count()
 
 

@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 
 from gateway import GatewayError
 
-PAGE = str(Path(__file__).resolve().parent.parent / "pages" / "plans.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "plans.py")
 
 
 def page(gateway, session, **state):

@@ -17,7 +17,7 @@ from schemathesis.checks import not_a_server_error
 from gateway.rest.app import openapi_document
 from rest_support import Http, http, server  # noqa: F401 - fixtures
 
-SNAPSHOT = Path(__file__).with_name("openapi_snapshot.json")
+SNAPSHOT = Path(__file__).resolve().parents[2] / "openapi_snapshot.json"
 REGENERATE = ".venv/bin/python -m gateway.rest.openapi > tests/openapi_snapshot.json"
 EXAMPLES_PER_ENDPOINT = 6
 TEST_PLUGIN_TAG = "wb-test-plugin"  # tests/plugins/wb_test_module's feature

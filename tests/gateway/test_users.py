@@ -18,7 +18,7 @@ from gateway.rest import check_bind, check_workbench_bind
 from gateway.store import WorkbenchStore, default_url
 from gateway.store.users import TOKEN_PREFIX, password_matches
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
