@@ -31,7 +31,7 @@ def config(data_dir):
         spark__master="local[2]",
         spark__conf={"spark.sql.shuffle.partitions": "2", "spark.driver.memory": "2g"},
         session__idle_timeout_s=0,
-        session__restore=False,  # gateways of one run share a store; tests/test_journal.py turns it on
+        session__restore=False,  # gateways of one run share a store; tests/gateway/core/test_journal.py turns it on
         result__buffer_max_rows=20_000,
         result__buffer_max_bytes=8 * 1024 * 1024,
     )
