@@ -215,10 +215,8 @@ def test_large_result_stays_within_the_buffer_bound_and_close_stops_it(gateway, 
             page = gateway.fetch_results(session, op, token, max_rows=5000)
         assert page.result_type == ResultType.PAYLOAD and len(page.rows) == 5000
         token = page.next_token
-    time.sleep(1.0)  # let the producer fill the buffer and wait
+    assert fetcher.producer_waiting.wait(60), "the producer must stop at the bound and wait for the client"
     produced = fetcher.rows_produced
-    time.sleep(0.5)
-    assert fetcher.rows_produced == produced, "the producer must wait for the client"
     assert fetcher.peak_rows <= config["result.buffer_max_rows"] + 10_000  # bound, or one Arrow batch
     assert fetcher.buffered_bytes <= config["result.buffer_max_bytes"]
     assert produced < 100_000

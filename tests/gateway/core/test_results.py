@@ -1,6 +1,5 @@
 """ResultFetcher on its own: the token protocol and the bounded buffer, with real Arrow batches."""
 import threading
-import time
 
 import pyarrow as pa
 import pytest
@@ -80,7 +79,7 @@ def test_producer_waits_while_the_buffer_is_full():
 
     thread = threading.Thread(target=produce, daemon=True)
     thread.start()
-    time.sleep(0.3)
+    assert f.producer_waiting.wait(10), "the producer never reached the bound"
     assert len(produced) == 3 and f.buffered_rows == 30  # blocked at the bound
     token, seen = 0, []
     while True:
@@ -100,7 +99,7 @@ def test_close_frees_the_buffer_and_wakes_the_producer():
     result = {}
     thread = threading.Thread(target=lambda: result.setdefault("put", f.put(batch(10, 10))), daemon=True)
     thread.start()
-    time.sleep(0.1)
+    assert f.producer_waiting.wait(10), "the second put never waited for room"
     f.close("operation x is closed")
     thread.join(2)
     assert result["put"] is False and f.buffered_rows == 0 and f.buffered_bytes == 0

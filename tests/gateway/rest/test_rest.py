@@ -225,7 +225,7 @@ def test_a_client_that_stops_fetching_holds_the_buffer_bound(http, rest_session,
     first = http("GET", f"/v1/sessions/{rest_session}/operations/{op}/result/0?maxRows=1000")
     assert len(first.body["results"]["data"]) == 1000
     fetcher = gateway.operation_fetcher(rest_session, op)
-    time.sleep(1.5)  # the producer would run ahead here if nothing held it
+    assert fetcher.producer_waiting.wait(60), "the producer never reached the buffer's bound"  # held, not ahead
     assert fetcher.peak_rows <= config["result.buffer_max_rows"]
     assert fetcher.rows_produced < 400000
     assert http("DELETE", f"/v1/sessions/{rest_session}/operations/{op}/close").status == 200
