@@ -62,6 +62,8 @@ class StatementSpec:
     matching start wins across features, and features win over core's rules.
     ``returns_rows``: the statement answers rows. ``configures``: ``configure_session`` accepts it.
     ``read_only``: it cannot change the catalog, so completion keeps its caches.
+    ``loads_code``: it puts code into the driver (a module, a jar): for admins when
+    ``auth.admin_only_code`` is on.
     """
 
     kind: str
@@ -69,6 +71,7 @@ class StatementSpec:
     returns_rows: bool = False
     configures: bool = False
     read_only: bool = False
+    loads_code: bool = False
 
 
 class FeatureNotInstalledError(GatewayError):
