@@ -1,5 +1,4 @@
 """Sessions against a real local Spark: isolation, configuration, lifecycle, expiry."""
-import time
 
 import pytest
 
@@ -61,10 +60,12 @@ def test_idle_sessions_expire_and_heartbeat_keeps_them(gateway, config):
     short = GatewayService(config.with_overrides(session__idle_timeout_s=0.6, session__check_interval_s=0.1))
     try:
         idle, kept = short.open_session(), short.open_session()
-        deadline = time.monotonic() + 1.5
-        while time.monotonic() < deadline:
-            short.heartbeat(kept)
-            time.sleep(0.1)
+
+        def idle_swept_while_kept_beats() -> bool:
+            short.heartbeat(kept)  # raises if the sweeper took the kept session too
+            return idle not in {s.handle for s in short.sessions.list()}  # looks without touching it
+
+        assert wait_for(idle_swept_while_kept_beats, timeout_s=30, interval=0.1), "the idle session never expired"
         with pytest.raises(SessionNotFoundError):
             short.heartbeat(idle)
         short.heartbeat(kept)

@@ -2,9 +2,9 @@
 close, heartbeat and idle expiry, errors as JSON."""
 from __future__ import annotations
 
-import time
 import uuid
 
+from conftest import wait_for
 from gateway import GatewayService
 from gateway.models import OperationStatus
 from rest_support import Http, http, rest_session, server, start  # noqa: F401 - fixtures
@@ -233,15 +233,19 @@ def test_a_client_that_stops_fetching_holds_the_buffer_bound(http, rest_session,
 
 def test_heartbeat_keeps_a_session_and_idle_ones_expire(config):
     """A second service over the same root SparkSession, with a short idle timeout and its own server."""
-    service = GatewayService(config.with_overrides(session__idle_timeout_s=1.0, session__check_interval_s=0.2))
+    # 5 s: opening a session over REST took over a second under load, and the one opened first expired
+    # before its first heartbeat with a 1 s timeout.
+    service = GatewayService(config.with_overrides(session__idle_timeout_s=5.0, session__check_interval_s=0.2))
     handle = start(service)
     try:
         client = Http(handle.url)
-        kept, idle = client.open_session(), client.open_session()
-        deadline = time.monotonic() + 2.5
-        while time.monotonic() < deadline:
+        idle, kept = client.open_session(), client.open_session()
+
+        def idle_swept_while_kept_beats() -> bool:
             assert client("POST", f"/v1/sessions/{kept}/heartbeat").status == 200
-            time.sleep(0.3)
+            return idle not in {str(s.handle) for s in service.sessions.list()}  # looks without touching it
+
+        assert wait_for(idle_swept_while_kept_beats, timeout_s=30, interval=0.3), "the idle session never expired"
         assert client("GET", f"/v1/sessions/{kept}").status == 200
         expired = client("POST", f"/v1/sessions/{idle}/heartbeat")
         assert expired.status == 404 and "expired" in expired.body["root_cause"]
