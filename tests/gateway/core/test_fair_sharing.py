@@ -1,7 +1,8 @@
 """Fair sharing (issue 18, item 4): one session cannot hold the pool, the HTTP workers or a session.
 
-Real Spark, the contract and real HTTP on 127.0.0.1. Each test measures how long another
-session waits and prints it (figures, not timed assertions, beyond a generous bound).
+Real Spark, the contract and real HTTP on 127.0.0.1. The tests assert what happens in which order
+(another session's statement finishes while the scans still run); how long it waits is measured by
+benchmarks/responsiveness.py.
 """
 from __future__ import annotations
 
@@ -23,6 +24,11 @@ def status(gateway, session, op):
     return gateway.get_operation_info(session, op).status
 
 
+def has_tasks_to_do(gateway, session, op) -> bool:
+    """The operation's Spark job has a stage with tasks running or waiting (Spark's status tracker)."""
+    return bool(gateway.get_operation_progress(session, op).active_stages)
+
+
 @pytest.fixture
 def hog(gateway):
     """A session with eight unfetched long scans (the issue's repro)."""
@@ -42,11 +48,10 @@ def test_one_sessions_scans_hold_only_its_share_of_the_pool(gateway, hog):
     assert wait_for(lambda: gateway.operations.running_and_waiting(handle) == (per_session, 8 - per_session), 30)
     other = gateway.open_session(name="other")
     try:
-        started = time.monotonic()
         columns, rows, page = run_all(gateway, other, "SELECT 1 AS one", timeout_s=30)
-        took = time.monotonic() - started
-        print(f"\nSELECT 1 of another session beside 8 unfetched scans: {took * 1000:.0f} ms")
-        assert rows == [[1]] and took < 10
+        assert rows == [[1]]
+        # it did not wait for the hog: the hog still holds its share and its other scans still wait
+        assert gateway.operations.running_and_waiting(handle) == (per_session, 8 - per_session)
         # The waiting scans are PENDING and need no thread; a cancel ends one at once. (SELECT 1 needs
         # no Spark job and may answer before the second running scan took the session's run lock:
         # until then that one reads PENDING too.)
@@ -82,13 +87,9 @@ def test_fair_scheduler_gives_each_session_its_pool(gateway):
         # One job of many short tasks that keeps both cores busy for a long time.
         long_op = gateway.execute_statement(a, "SELECT sum(id % 7) FROM range(0, 20000000000, 1, 2000)")
         assert wait_for(lambda: gateway.get_operation_info(a, long_op).job_ids, 30)
-        started = time.monotonic()
         _, rows, _ = run_all(gateway, b, "SELECT sum(id) FROM range(0, 1000, 1, 2)", timeout_s=60)
-        took = time.monotonic() - started
-        print(f"\nshort job of another session beside a long scan (FAIR pools): {took * 1000:.0f} ms")
         assert rows == [[499500]]
         assert status(gateway, a, long_op) == OperationStatus.RUNNING  # the short job did not wait for it
-        assert took < 15
         gateway.cancel_operation(a, long_op)
     finally:
         gateway.close_session(a)
@@ -138,25 +139,16 @@ def test_a_short_statement_finishes_beside_more_long_scans_than_cores(gateway):
         run_all(gateway, other, "CREATE TABLE fair_ten USING parquet AS SELECT id, id % 3 AS k FROM range(10)")
         cases = [("SELECT 1 AS one", [[1]]),
                  ("SELECT k, count(*), sum(id) FROM fair_ten GROUP BY k ORDER BY k", [[0, 4, 18], [1, 3, 12], [2, 3, 15]])]
-        alone = {}
-        for statement, expected in cases:  # once alone: what is measured below is the wait for cores,
-            started = time.monotonic()     # not the first planning and code generation (CPU-bound under load)
+        for statement, expected in cases:  # once alone: the first planning and code generation are done
             assert run_all(gateway, other, statement, timeout_s=60)[1] == expected
-            alone[statement] = time.monotonic() - started
-            print(f"\n{statement!r} alone: {alone[statement] * 1000:.0f} ms")
         ops = [gateway.execute_statement(s, LONG_SCAN) for s in scanners]
-        assert wait_for(lambda: all(gateway.get_operation_info(s, op).job_ids for s, op in zip(scanners, ops)), 30)
-        time.sleep(1.0)  # every scan has tasks running or waiting
+        assert wait_for(lambda: all(has_tasks_to_do(gateway, s, op) for s, op in zip(scanners, ops)), 60), \
+            "not every scan has tasks running or waiting"
         for statement, expected in cases:
-            started = time.monotonic()
             _, rows, _ = run_all(gateway, other, statement, timeout_s=60)
-            took = time.monotonic() - started
-            print(f"\n{statement!r} of another session beside 6 long scans on local[2]: {took * 1000:.0f} ms")
             assert rows == expected
-            # 5 s; on a machine so loaded that the statement alone took seconds, twice that plus 1 s.
-            # Without the small lane the short statement waits for the scans: minutes.
-            assert took < max(5.0, 2 * alone[statement] + 1.0), (took, alone[statement])
-        assert [status(gateway, s, op) for s, op in zip(scanners, ops)] == [OperationStatus.RUNNING] * 6
+            # Without the small lane the short statement waits for the scans (minutes): here they still run.
+            assert [status(gateway, s, op) for s, op in zip(scanners, ops)] == [OperationStatus.RUNNING] * 6
     finally:
         for s, op in zip(scanners, ops):
             gateway.cancel_operation(s, op)
@@ -169,43 +161,43 @@ def test_a_short_statement_finishes_beside_more_long_scans_than_cores(gateway):
 def test_configure_session_waits_at_most_its_timeout_over_http(http, gateway, hog, monkeypatch):  # noqa: F811
     handle, _ = hog
     assert wait_for(lambda: gateway.operations.running_and_waiting(handle)[1] > 0, 30)
-    monkeypatch.setitem(gateway.config.values, "operation.wait_timeout_s", 2.0)
+    monkeypatch.setitem(gateway.config.values, "operation.wait_timeout_s", 6.0)
     monkeypatch.setattr(gateway, "_waiting_calls", threading.BoundedSemaphore(3))
     answers, lock = [], threading.Lock()
 
     def configure():
-        started = time.monotonic()
         answer = http("POST", f"/v2/sessions/{handle}/configure-session", {"statement": "SET a.b = 1"})
         with lock:
-            answers.append((answer, time.monotonic() - started))
+            answers.append(answer)
 
     threads = [threading.Thread(target=configure) for _ in range(20)]
     for thread in threads:
         thread.start()
-    time.sleep(0.3)
-    started = time.monotonic()
+    # 17 are turned away at once, so the other 3 hold every waiting slot
+    assert wait_for(lambda: len(answers) >= 17, 30), len(answers)
     info = http("GET", "/v1/info")
-    info_s = time.monotonic() - started
+    with lock:
+        answered_before_info = len(answers)
     for thread in threads:
-        thread.join(30)
-    print(f"\n/v1/info beside 20 waiting configure-session calls: {info_s * 1000:.0f} ms")
-    assert info.status == 200 and info_s < 5
-    statuses = sorted(answer.status for answer, _ in answers)
+        thread.join(60)
+    assert info.status == 200
+    assert answered_before_info < 20  # /v1/info answered while configure calls still waited on their HTTP workers
+    assert not any(thread.is_alive() for thread in threads), "a configure call never answered"
+    statuses = sorted(answer.status for answer in answers)
     assert statuses == [503] * 20, statuses
-    timed_out = [(a, s) for a, s in answers if "operation.wait_timeout_s" in a.body["errors"][0]]
-    turned_away = [(a, s) for a, s in answers if "operation.max_waiting_calls" in a.body["errors"][0]]
+    timed_out = [a for a in answers if "operation.wait_timeout_s" in a.body["errors"][0]]
+    turned_away = [a for a in answers if "operation.max_waiting_calls" in a.body["errors"][0]]
     assert len(timed_out) >= 3 and len(timed_out) + len(turned_away) == 20
-    assert all(s < 10 for _, s in timed_out)
-    assert "cancel them" in timed_out[0][0].body["errors"][0]
-    started = time.monotonic()
+    assert "cancel them" in timed_out[0].body["errors"][0]
     assert http("DELETE", f"/v1/sessions/{handle}").status == 200
-    print(f"DELETE of the busy session: {(time.monotonic() - started) * 1000:.0f} ms")
     with pytest.raises(Exception):
         gateway.heartbeat(handle)
 
 
 class _Dribble(httpserver.BaseHTTPRequestHandler):
-    """Answers a jar with a Content-Length and then one byte every 0.5 s."""
+    """Answers a jar with a Content-Length and then one byte every 0.5 s (a workload: it must be slow)."""
+
+    bytes_sent = 0  # tests wait on it to know a download is under way
 
     def do_GET(self):  # noqa: N802
         self.send_response(200)
@@ -215,6 +207,7 @@ class _Dribble(httpserver.BaseHTTPRequestHandler):
             for _ in range(200):
                 self.wfile.write(b"P")
                 self.wfile.flush()
+                type(self).bytes_sent += 1
                 time.sleep(0.5)
         except OSError:
             pass
@@ -241,25 +234,21 @@ def jar_store(gateway):
 
 def test_add_jar_download_has_a_total_deadline(gateway, session, dribble, jar_store, monkeypatch):
     monkeypatch.setattr(jar_store, "download_timeout_s", 2.0)
-    started = time.monotonic()
     _, _, page = run_all(gateway, session, f"ADD JAR '{dribble}'", timeout_s=30)
-    took = time.monotonic() - started
     assert page.result_type is ResultType.ERROR
+    # the total deadline, not a per-read timeout (a byte comes every 0.5 s: the server would dribble on for 100 s)
     assert "did not finish within 2 s" in page.exception["root_cause"]
-    assert took < 6, took  # the server would have dribbled on for 50 s
 
 
 def test_cancel_stops_a_download_and_frees_the_session(gateway, session, dribble, jar_store, monkeypatch):
     monkeypatch.setattr(jar_store, "download_timeout_s", 120.0)
+    sent_before = _Dribble.bytes_sent
     op = gateway.execute_statement(session, f"ADD JAR '{dribble}'")
     assert wait_for(lambda: status(gateway, session, op) == OperationStatus.RUNNING, 30)
-    time.sleep(0.5)
-    started = time.monotonic()
+    assert wait_for(lambda: _Dribble.bytes_sent > sent_before, 30), "the download never started"
     gateway.cancel_operation(session, op)
     _, rows, _ = run_all(gateway, session, "SELECT 2", timeout_s=30)
-    took = time.monotonic() - started
-    print(f"\nnext statement after canceling a stalled download: {took * 1000:.0f} ms")
-    assert rows == [[2]] and took < 5
+    assert rows == [[2]]  # the session is free although the download had about 100 s to go
     assert status(gateway, session, op) == OperationStatus.CANCELED
 
 
