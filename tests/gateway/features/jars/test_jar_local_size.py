@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import resource
-import time
 
 from conftest import run_all
 from gateway.models import ResultType
@@ -13,15 +12,13 @@ def test_a_2_gib_local_file_is_refused_without_being_read(gateway, session, tmp_
     with huge.open("wb") as f:  # sparse: 2 GiB long, nothing on disk
         f.truncate(2 * 1024 ** 3)
     peak_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    started = time.monotonic()
     _, _, page = run_all(gateway, session, f"ADD JAR '{huge}'")
-    took = time.monotonic() - started
     assert page.result_type is ResultType.ERROR
     assert "2,147,483,648 bytes; the limit is" in page.exception["root_cause"]
     assert "jars.download_max_bytes" in page.exception["root_cause"]
     grew_mib = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak_before) / 1024
-    print(f"\n2 GiB local jar refused in {took * 1000:.0f} ms; peak RSS grew {grew_mib:.0f} MiB")
-    assert grew_mib < 100 and took < 10
+    print(f"\n2 GiB local jar refused; peak RSS grew {grew_mib:.0f} MiB (the time: benchmarks/responsiveness.py)")
+    assert grew_mib < 100  # not read into memory
 
 
 def test_a_small_local_file_that_is_not_a_jar_is_still_refused_as_such(gateway, session, tmp_path):
