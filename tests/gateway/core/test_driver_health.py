@@ -66,22 +66,24 @@ def test_a_stale_full_reading_is_checked_by_a_collection_before_a_statement_is_s
     assert wait_for(lambda: gateway.get_operation_info(session, op).status == OperationStatus.FINISHED, 60)
     watchdog = gateway.health
     assert wait_for(lambda: watchdog._gauge is not None, 10)
-    gauge, collections = watchdog._gauge, []
+    gauge, collections, reads_after_collection = watchdog._gauge, [], []
     real_read, real_collect = gauge.read, gauge.collect
 
     def read():  # the old generation as it was before a big result was freed, until a collection
         live, in_use, maximum = real_read()
+        if collections:
+            reads_after_collection.append(live)
         return (live if collections else int(0.95 * maximum)), in_use, maximum
 
     def collect():
-        collections.append(time.monotonic())
+        collections.append(True)
         return real_collect()
 
     monkeypatch.setattr(gauge, "read", read)
     monkeypatch.setattr(gauge, "collect", collect)
     before = gateway.get_health()["memory_stops"]
-    time.sleep(3 * watchdog.interval_s + 2)
-    assert collections, "the guard never collected to check a full reading"
+    assert wait_for(lambda: collections, 60), "the guard never collected to check a full reading"
+    assert wait_for(lambda: len(reads_after_collection) >= 2, 60), "the watchdog stopped checking"  # checks went on
     assert gateway.get_health()["memory_stops"] == before
     assert gateway.fetch_results(session, op, 0).result_type is ResultType.PAYLOAD
 
