@@ -5,7 +5,6 @@ flink-sql-gateway-api (generated from Flink's OpenAPI document). A failure of th
 from __future__ import annotations
 
 import datetime as dt
-import time
 from decimal import Decimal
 
 import httpx
@@ -24,6 +23,7 @@ from flink_gateway_api.models import (CompleteStatementRequestBody, ConfigureSes
                                       ExecuteStatementRequestBody, OpenSessionRequestBody,
                                       OpenSessionRequestBodyProperties, RefreshMaterializedTableRequestBody)
 from flink_gateway_api.models.row_format import RowFormat
+from conftest import wait_for
 from rest_support import server  # noqa: F401 - fixture
 
 TYPED_QUERY = ("SELECT id, CAST(id * 1.25 AS DECIMAL(10, 2)) AS price, date_add(DATE'2024-02-28', CAST(id AS INT)) "
@@ -80,9 +80,7 @@ def test_dbapi_driver_low_level_calls(server):
         assert "SELECT" in client.complete_statement(handle, CompleteStatementRequest(statement="SEL", position=3))
         client.heartbeat(handle)
         operation = client.execute_statement(handle, ExecuteStatementRequest(statement=LONG_QUERY))
-        deadline = time.monotonic() + 60
-        while client.get_operation_status(handle, operation) != "RUNNING" and time.monotonic() < deadline:
-            time.sleep(0.05)
+        assert wait_for(lambda: client.get_operation_status(handle, operation) == "RUNNING", 60)
         assert client.cancel_operation(handle, operation) == "CANCELED"
         assert client.close_operation(handle, operation) == "CLOSED"
         with pytest.raises(FlinkSqlGatewayError, match="501.*materialized table"):
