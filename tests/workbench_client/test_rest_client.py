@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import time
 from decimal import Decimal
 
 import pyarrow as pa
@@ -12,6 +11,7 @@ import pytest
 
 import workbench_client as dbapi
 from workbench_client import GatewayClient, InterfaceError, NotSupportedError, OperationalError, ProgrammingError
+from conftest import wait_for
 from rest_support import server, start  # noqa: F401 - fixtures
 
 
@@ -60,9 +60,7 @@ def test_shares_a_session_opened_in_python(client, gateway):
 def test_cancel_and_errors(client):
     with client.open_session() as session:
         op = session.execute("SELECT reflect('java.lang.Thread', 'sleep', CAST(1000 AS BIGINT)) FROM range(0, 100000, 1, 2)")
-        deadline = time.monotonic() + 30
-        while op.status() != "RUNNING" and time.monotonic() < deadline:
-            time.sleep(0.02)
+        assert wait_for(lambda: op.status() == "RUNNING", 30)
         assert op.cancel() == "CANCELED"
         with pytest.raises(OperationalError) as info:
             list(op.rows())
