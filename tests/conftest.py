@@ -113,3 +113,15 @@ def wait_for(predicate, timeout_s=10.0, interval=0.02):
             return value
         time.sleep(interval)
     return predicate()
+
+
+def rerun_until_ended(at, state_key: str = "current_run", timeout_s: float = 90) -> None:
+    """Rerun an AppTest page, as its own polling does, until the run in ``state_key`` is no longer RUNNING."""
+    def ended() -> bool:
+        if at.session_state[state_key].status != "RUNNING":
+            return True
+        at.run()
+        return False
+
+    wait_for(ended, timeout_s, interval=0.2)
+    at.run()

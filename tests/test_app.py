@@ -5,6 +5,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from conftest import rerun_until_ended
+
 ROOT = Path(__file__).resolve().parent.parent
 APP = str(ROOT / "app.py")
 
@@ -23,11 +25,7 @@ def run_sql(at, sql, timeout_s=90):
     """Run ``sql`` the way history re-run and "open in editor" do, then rerun until it has finished."""
     at.session_state["editor_request"] = {"action": "run_all", "text": sql}
     at.run()
-    deadline = time.monotonic() + timeout_s
-    while at.session_state["current_run"].status == "RUNNING" and time.monotonic() < deadline:
-        time.sleep(0.2)
-        at.run()
-    at.run()
+    rerun_until_ended(at, timeout_s=timeout_s)
     assert not at.exception, at.exception
     return at
 
@@ -95,11 +93,7 @@ def test_history_reruns_a_statement(gateway):
     assert stored and stored[0].rows == 1
     at.run()
     at.button(key=f"history_rerun_{stored[0].entry_id}").click().run()
-    deadline = time.monotonic() + 60
-    while at.session_state["current_run"].status == "RUNNING" and time.monotonic() < deadline:
-        time.sleep(0.2)
-        at.run()
-    at.run()
+    rerun_until_ended(at, timeout_s=60)
     assert at.dataframe[0].value.columns.tolist() == ["seven"]
     assert [h.sql for h in at.session_state["history"]][-1] == "SELECT 7 AS seven"
 
@@ -120,11 +114,7 @@ def test_format_keeps_comments_and_run_statement_takes_the_one_at_the_cursor(gat
     assert "line 1 cannot be formatted" in texts(at.toast)
     assert at.session_state["editor_text"] == "SELECT ((("        # left as typed
     editor_event(at, action="run_statement", text=formatted, cursor=3)
-    deadline = time.monotonic() + 90
-    while at.session_state["current_run"].status == "RUNNING" and time.monotonic() < deadline:
-        time.sleep(0.2)
-        at.run()
-    at.run()
+    rerun_until_ended(at, timeout_s=90)
     assert at.session_state["history"][-1].sql == "SELECT\n  6 * 7 AS answer"
     assert at.dataframe[0].value["answer"].tolist() == [42]
 

@@ -1,10 +1,10 @@
 """The plans page in Streamlit's AppTest, over the test run's gateway (no app.py: the lead wires navigation)."""
-import time
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from conftest import rerun_until_ended
 from gateway import GatewayError
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "plans.py")
@@ -24,11 +24,7 @@ def page(gateway, session, **state):
 def execute_and_wait(at, timeout_s: float = 90) -> None:
     """Press Execute and rerun the page until the plan's run is no longer RUNNING (as its polling does)."""
     at.button(key="plan_execute").click().run()
-    deadline = time.monotonic() + timeout_s
-    while at.session_state["plan_run"].status == "RUNNING" and time.monotonic() < deadline:
-        time.sleep(0.2)
-        at.run()
-    at.run()
+    rerun_until_ended(at, "plan_run", timeout_s)
 
 
 def graphs(at) -> list[str]:

@@ -13,6 +13,7 @@ import streamlit.testing.v1.app_test as app_test_module
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.testing.v1 import AppTest
 
+from conftest import rerun_until_ended
 from gateway import LOCAL_USER
 from ui.downloads import file_name, query_name
 
@@ -47,11 +48,7 @@ def run_all(at, text):
     at.session_state["sql_editor"] = {"events": [{"id": f"d-{time.monotonic_ns()}", "action": "run_all",
                                                   "text": text, "tab": at.session_state["active_tab"]}]}
     at.run()
-    deadline = time.monotonic() + 90
-    while at.session_state["current_run"].status == "RUNNING" and time.monotonic() < deadline:
-        time.sleep(0.2)
-        at.run()
-    at.run()
+    rerun_until_ended(at)
     assert not at.exception, at.exception
     assert at.session_state["current_run"].status == "FINISHED", at.session_state["current_run"].error
 

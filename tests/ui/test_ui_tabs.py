@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from conftest import rerun_until_ended
 from gateway import LOCAL_USER
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -42,11 +43,7 @@ def button(at, key):
 
 
 def wait_run(at, timeout_s=90):
-    deadline = time.monotonic() + timeout_s
-    while at.session_state["current_run"].status == "RUNNING" and time.monotonic() < deadline:
-        time.sleep(0.2)
-        at.run()
-    at.run()
+    rerun_until_ended(at, timeout_s=timeout_s)
 
 
 def test_a_draft_is_saved_as_typed_and_comes_back_after_a_reload(fresh_tabs):
