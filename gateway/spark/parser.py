@@ -12,7 +12,8 @@ import enum
 from dataclasses import dataclass
 from typing import Optional
 
-from gateway.spark.backend import Capability, jsession
+from gateway.spark.backend import Capability, jsession, supports
+from gateway.spark.errors import ENGINE_ERRORS
 
 _WHAT = "recognising a write statement with Spark's parser"
 
@@ -93,6 +94,23 @@ def _target(kind: PlannedWrite, plan, name_node, text: str, **flags) -> WriteTar
     start = _python_offset(text, origin.startIndex().get())
     end = _python_offset(text, origin.stopIndex().get() + 1)
     return WriteTarget(kind, plan.nodeName(), parts, start, end, **flags)
+
+
+# Plans that put code into the driver or executors (ADD JAR/FILE/ARCHIVE, a function from a class).
+CODE_PLANS = frozenset({"AddJarsCommand", "AddFilesCommand", "AddArchivesCommand", "CreateFunctionCommand",
+                        "CreateFunction"})
+
+
+def statement_node(spark, text: str) -> Optional[str]:
+    """The node name of Spark's unresolved plan for ``text`` (``AddJarsCommand``, ``Project`` …), or None
+    when this backend has no parser to ask or Spark cannot parse it (then it cannot run either)."""
+    if not supports(spark, Capability.PLAN_INTERNALS):
+        return None
+    parser = jsession(spark, Capability.PLAN_INTERNALS, _WHAT).sessionState().sqlParser()
+    try:
+        return str(parser.parsePlan(text).nodeName())
+    except ENGINE_ERRORS:
+        return None
 
 
 def parse_multipart_name(spark, name: str) -> tuple[str, ...]:
