@@ -12,10 +12,11 @@ Every region has its offsets into the script, so a statement keeps its line and 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
-# The start of anything that is not plain code: a quote, a comment, a semicolon, a raw-string prefix.
-_SPECIAL = re.compile(r"""(?<![\w$])[rR](?=['"])|['"`;]|--|/\*""")
+# The start of anything that is not plain code: a quote, a comment, a semicolon.
+_SPECIAL = re.compile(r"""['"`;]|--|/\*""")
+_WORD_CHAR = re.compile(r"[\w$]")
 _QUOTED = {
     "'": re.compile(r"'(?:[^'\\]|\\.)*'", re.S),
     '"': re.compile(r'"(?:[^"\\]|\\.)*"', re.S),
@@ -29,8 +30,7 @@ _BRACKET = re.compile(r"/\*|\*/")
 CODE, STRING, QUOTED_NAME, COMMENT, SEMICOLON = "code", "string", "quoted_name", "comment", "semicolon"
 
 
-@dataclass(frozen=True)
-class Region:
+class Region(NamedTuple):
     """A stretch of the script: ``kind`` is one of CODE, STRING, QUOTED_NAME, COMMENT, SEMICOLON;
     ``closed`` is False for a string or comment that runs to the end of the text unterminated."""
 
@@ -50,9 +50,13 @@ def regions(text: str) -> list[Region]:
             out.append(Region(CODE, position, length))
             break
         start = found.start()
+        token = found.group()
+        raw = (token in "'\"" and start > position and text[start - 1] in "rR"
+               and (start < 2 or not _WORD_CHAR.match(text, start - 2)))  # r'…' is one raw string
+        if raw:
+            start -= 1
         if start > position:
             out.append(Region(CODE, position, start))
-        token = found.group()
         if token == ";":
             out.append(Region(SEMICOLON, start, start + 1))
             position = start + 1
@@ -65,9 +69,7 @@ def regions(text: str) -> list[Region]:
             out.append(Region(COMMENT, start, end, closed))
             position = end
         else:
-            key = token + text[start + 1] if token in ("r", "R") else token
-            key = key.lower() if key[0] in "rR" else key
-            match = _QUOTED[key].match(text, start)
+            match = _QUOTED["r" + token if raw else token].match(text, start)
             kind = QUOTED_NAME if token == "`" else STRING
             if match is None:  # unterminated: Spark reports it; it is the rest of the text
                 out.append(Region(kind, start, length, closed=False))

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from gateway.core.sql_lexer import CODE, COMMENT, QUOTED_NAME, SEMICOLON, STRING, regions, without_comments
 from gateway.errors import InvalidStatementError
@@ -168,8 +168,7 @@ WORD, PUNCT = "word", "punct"
 _CODE_TOKEN = re.compile(r"[\w$]+|\S")
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     """A token as Spark's lexer would cut it, comments removed: a WORD (its text upper-cased in
     ``upper``), a STRING (``text`` is the literal as written, quotes included), a QUOTED_NAME or PUNCT."""
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from gateway.core.sql_lexer import line_and_column, statement_spans
+from gateway.core.sql_lexer import statement_spans
 from gateway.core.statement_analysis import (CORE_STATEMENTS, Grammar, StatementAnalysis, StatementKind,  # noqa: F401
                                              StatementSpec, analyse, classify, grammar, spec_of)
 from gateway.errors import InvalidStatementError
@@ -96,11 +96,14 @@ def split_script(script: str, max_chars: int | None = None, max_nesting: int = M
             f"(setting statement.max_chars). Split it, or load large data from a file or table.")
     check_text(script)
     statements: list[Statement] = []
+    line, counted = 1, 0  # lines counted up to offset ``counted`` (once over the script, not per statement)
     for start, end in statement_spans(script):
         text = script[start:end]
         analysis = analyse(text)
         check_nesting(analysis, max_nesting)
-        line, column = line_and_column(script, start)
+        line += script.count("\n", counted, start)
+        counted = start
+        column = start - (script.rfind("\n", 0, start) + 1)
         statements.append(Statement(text, analysis.kind, len(statements), line, start, column, analysis))
     if not statements:
         raise InvalidStatementError("the text holds only comments or semicolons: type a SQL statement")
