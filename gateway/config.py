@@ -120,9 +120,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("auth.proxy_header", "X-Forwarded-User",
             "auth.mode = proxy: the request header that carries the user's name."),
     Setting("auth.admin_only_code", True,
-            "With auth on: jar uploads, ADD JAR, CREATE FUNCTION … USING JAR and LOAD MODULE (code that runs in "
-            "the driver) are for admins only; false lets every user do them (ADD JAR of a local path stays "
-            "admin-only)."),
+            "With auth on: jar uploads and statements that load code (ADD JAR/FILE/ARCHIVE, CREATE FUNCTION … "
+            "AS 'class' with or without USING JAR, LOAD MODULE) are for admins only; false lets every user do "
+            "them (a local path stays admin-only)."),
     Setting("auth.max_sessions_per_user", 0,
             "With auth on: most sessions one user may have open (0 = no limit beyond session.max_sessions)."),
     Setting("auth.max_running_per_user", 0,
