@@ -370,14 +370,75 @@ def _targets(kind: str, toks: list[Token], words) -> tuple[str, ...]:
     return tuple(n for n in found if n)
 
 
-def _reads(toks: list[Token], words) -> tuple[str, ...]:
-    found: list[str] = []
-    for i, word in enumerate(words[:-1]):
-        if word in ("FROM", "JOIN") and toks[i + 1].kind in (WORD, QUOTED_NAME) and words[i + 1] not in _QUERY_STARTS:
-            name = _name_at(toks, i + 1)
-            if name and (i + 2 >= len(words) or words[i + 2] != "("):  # not a table function call
+_RELATION_END = frozenset({
+    "WHERE", "GROUP", "ORDER", "JOIN", "LEFT", "RIGHT", "INNER", "FULL", "CROSS", "NATURAL", "ANTI", "SEMI", "ON",
+    "USING", "LIMIT", "OFFSET", "UNION", "EXCEPT", "INTERSECT", "MINUS", "HAVING", "WINDOW", "LATERAL", "SELECT",
+    "INSERT", "CLUSTER", "DISTRIBUTE", "SORT", "TABLESAMPLE", "PIVOT", "UNPIVOT", "QUALIFY", "WITH", "FOR", "VERSION",
+    "TIMESTAMP", "OUTER", "AS", ")", ",", ";"})
+
+
+def _skip_parens(words, position: int) -> int:
+    depth = 0
+    for index in range(position, len(words)):
+        depth += (words[index] == "(") - (words[index] == ")")
+        if depth == 0:
+            return index + 1
+    return len(words)
+
+
+def _skip_alias(toks: list[Token], words, position: int) -> int:
+    if position < len(words) and words[position] == "AS":
+        position += 1
+    if position < len(toks) and toks[position].kind in (WORD, QUOTED_NAME) and words[position] not in _RELATION_END:
+        position += 1
+        if position < len(words) and words[position] == "(":  # t AS x(a, b)
+            position = _skip_parens(words, position)
+    return position
+
+
+def _relations_at(toks: list[Token], words, position: int, found: list[str]) -> None:
+    """Read the relations of ``FROM a [[AS] x], (subquery) y, range(3), …`` at ``position`` into
+    ``found``: names only (a subquery's own FROM is read where it stands; VALUES and table
+    function calls name no table)."""
+    while position < len(words):
+        if words[position] == "(":
+            position = _skip_alias(toks, words, _skip_parens(words, position))
+        elif toks[position].kind in (WORD, QUOTED_NAME) and words[position] not in _QUERY_STARTS:
+            name = _name_at(toks, position)
+            position += 2 * len(name_parts(name)) - 1
+            if position < len(words) and words[position] == "(":  # a table function call
+                position = _skip_parens(words, position)
+            else:
                 found.append(name)
+            position = _skip_alias(toks, words, position)
+        else:
+            return
+        if position < len(words) and words[position] == ",":
+            position += 1
+            continue
+        return
+
+
+def _reads(toks: list[Token], words) -> tuple[str, ...]:
+    """Names read: after FROM and JOIN (also ``FROM a, b``), and ``TABLE t`` as a query."""
+    found: list[str] = []
+    if words[:1] == ("TABLE",):
+        _relations_at(toks, words, 1, found)
+    for i, word in enumerate(words):
+        if word in ("FROM", "JOIN"):
+            _relations_at(toks, words, i + 1, found)
     return tuple(dict.fromkeys(found))
+
+
+def name_parts(name: str) -> tuple[str, ...]:
+    """A multipart name as written (``db.`a.b```) in its parts, backquotes off (``('db', 'a.b')``)."""
+    parts: list[str] = []
+    for token in tokens(name):
+        if token.kind == QUOTED_NAME:
+            parts.append(token.text[1:-1].replace("``", "`"))
+        elif token.kind == WORD:
+            parts.append(token.text)
+    return tuple(parts)
 
 
 def _resources(kind: str, text: str, toks: list[Token], words) -> tuple[str, ...]:
