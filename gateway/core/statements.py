@@ -47,6 +47,11 @@ class Statement:
             object.__setattr__(self, "analysis", analyse(self.text))
 
     @property
+    def words(self) -> list[str]:
+        """The statement's tokens, comments removed, words upper-cased (its analysis's ``words``)."""
+        return list(self.analysis.words)
+
+    @property
     def returns_rows(self) -> bool:
         return spec_of(self.kind).returns_rows
 

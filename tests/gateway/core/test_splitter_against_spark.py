@@ -4,6 +4,8 @@ a statement Spark rejects fails alone while the others still split and run."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from conftest import run_all
 from gateway.core.statements import split_script
@@ -105,3 +107,25 @@ def test_statements_before_a_bad_one_run(gateway, session):
     assert page.exception["error_class"] == "INVALID_TYPED_LITERAL"
     _, rows, _ = run_all(gateway, session, "SELECT a FROM before_bad")
     assert rows == [[1]]
+
+
+# -- scripts made up at random from tricky pieces, split by us and by Spark ------------------------
+
+PIECES = [
+    "SELECT 'a;b'", "SELECT \"c;d\"", "SELECT `e;f` FROM VALUES (1) AS t(`e;f`)", "SELECT r'x\\'",
+    "SELECT 'q\\';'", "SELECT 1 /* ; /* ; */ ; */ + 2", "SELECT 3 -- ; \n + 4", "SELECT X'1F'",
+    "SELECT U&'\\0041'", "SET a.b = 1", "SELECT 5 -- x \\\n ; y\n + 6", "SELECT 'it''s'", "VALUES (';')",
+]
+BEFORE_SEMICOLON = ["", " ", "\n", "/* x; */", " -- c;\n", "/*/**/*/"]
+AFTER_SEMICOLON = ["", " ", "\n", "\n\n  ", "/* ; */ ", "-- ;'\n", "/* /* ; */ */\n"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_random_scripts_split_as_spark_splits_them(spark, data):
+    count = data.draw(st.integers(1, 5))
+    script = data.draw(st.sampled_from(AFTER_SEMICOLON))
+    for _ in range(count):
+        script += (data.draw(st.sampled_from(PIECES)) + data.draw(st.sampled_from(BEFORE_SEMICOLON)) + ";"
+                   + data.draw(st.sampled_from(AFTER_SEMICOLON)))
+    assert [(s.offset, s.text) for s in split_script(script)] == _spark_split(spark, script), script
