@@ -71,3 +71,22 @@ def test_unterminated_string_alone_goes_to_spark_whole():
 ])
 def test_classify_gateway_statements(text, kind):
     assert classify(text) == kind
+
+
+# -- Spark's lexer: nested comments, raw strings, comment continuation, positions ------------------
+
+@pytest.mark.parametrize("script, texts", [
+    ("/*/**/*/ SELECT 'x'", ["SELECT 'x'"]),
+    ("SELECT 1 /* a /* b; */ c; */;; SELECT 2", ["SELECT 1", "SELECT 2"]),
+    ("SELECT r'a\\'; SELECT 'b\\';'", ["SELECT r'a\\'", "SELECT 'b\\';'"]),
+    ("SELECT 1 -- a \\\n ; b\n; SELECT 2", ["SELECT 1", "SELECT 2"]),
+    ("select X'XuZ'; select 2", ["select X'XuZ'", "select 2"]),
+    ("SELECT 1; SELECT 2 /* never closed ;", ["SELECT 1", "SELECT 2 /* never closed ;"]),
+])
+def test_split_reads_the_script_as_sparks_lexer_does(script, texts):
+    assert [s.text for s in split_script(script)] == texts
+
+
+def test_each_statement_has_its_line_and_column():
+    statements = split_script("SELECT 1;  SELECT 2;\n  /* c */ SELECT 3")
+    assert [(s.line, s.column, s.offset) for s in statements] == [(1, 0, 0), (1, 11, 11), (2, 10, 31)]

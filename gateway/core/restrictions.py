@@ -46,6 +46,7 @@ USER_KINDS = frozenset({
 })
 # Kinds whose leading words rule out a plan that loads code: Spark's parser is not asked about them.
 _NEVER_CODE = USER_KINDS - {"CREATE", "CREATE_FUNCTION", "ADD_JAR", "ADD_FILE", "LOAD_MODULE"}
+_NAMED_BY_WORDS = frozenset({"ADD_JAR", "ADD_FILE", "LOAD_MODULE"})  # ADD JARS, ADD ARCHIVE … as written
 
 
 def is_local_uri(uri: str) -> bool:
@@ -84,7 +85,8 @@ class Restrictions:
         if not loads_code and analysis.core_kind and analysis.kind not in _NEVER_CODE:
             loads_code = statement_node(session.spark, statement.text) in CODE_PLANS  # Spark's own reading
         if loads_code:
-            what = " ".join(analysis.words[:2])
+            what = (" ".join(analysis.words[:2]) if analysis.kind in _NAMED_BY_WORDS
+                    else analysis.kind.replace("_", " "))  # CREATE FUNCTION, not CREATE TEMPORARY
             self._check_code(user, what, analysis.resources)
         session.spark.conf.set(RUN_SQL_ON_FILES, "false")  # again: a RESET may have brought it back
 

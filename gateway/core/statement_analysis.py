@@ -466,9 +466,21 @@ def _class_function(words, toks: list[Token]) -> bool:
     return False
 
 
-@functools.lru_cache(maxsize=1024)
+_CACHED_CHARS = 10_000
+
+
 def analyse(text: str) -> StatementAnalysis:
-    """The analysis of one statement (cached: statements are read again by guards and observers)."""
+    """The analysis of one statement; cached for short texts (a statement is read again by the
+    worker's split and the journal), so a long one holds no memory after its run."""
+    return _analyse_cached(text) if len(text) <= _CACHED_CHARS else _analyse(text)
+
+
+@functools.lru_cache(maxsize=1024)
+def _analyse_cached(text: str) -> StatementAnalysis:
+    return _analyse(text)
+
+
+def _analyse(text: str) -> StatementAnalysis:
     toks = tokens(text)
     words = tuple(t.upper for t in toks)
     kind = classify_words(words)

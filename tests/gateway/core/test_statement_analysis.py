@@ -155,7 +155,7 @@ def _decision(restrictions, session, text: str) -> str:
     ("ADD /*x*/ JAR 'https://repo.example/u.jar'", "refused: add jar"),
     ("ADD JAR '/etc/hostname'", "refused: add jar of the local path '/etc/hostname'"),
     ("ADD FILE 'https://repo.example/x'", "refused: add file"),
-    ("CREATE TEMPORARY FUNCTION f AS 'C'", "refused: create temporary"),
+    ("CREATE TEMPORARY FUNCTION f AS 'C'", "refused: create function"),
     ("CREATE FUNCTION f AS 'C' USING JAR '/tmp/u.jar'", "refused: create function of the local path '/tmp/u.jar'"),
     ("LOAD MODULE geo", "refused: load module"),
     ("EXECUTE IMMEDIATE 'ADD JAR x'", "refused: a statement of kind execute_immediate (execute immediate …)"),
