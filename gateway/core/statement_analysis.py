@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple, Optional
 
+from gateway.api.plugins import StatementSpec, feature_statements
 from gateway.core.sql_lexer import CODE, COMMENT, QUOTED_NAME, SEMICOLON, STRING, regions, without_comments
 from gateway.errors import InvalidStatementError
 
@@ -66,26 +67,6 @@ class StatementKind(str):
     DECLARE: "StatementKind"           # DECLARE [OR REPLACE] [VARIABLE] v …
     EXECUTE_IMMEDIATE: "StatementKind" # EXECUTE IMMEDIATE 'sql': text the gateway cannot see
     OTHER: "StatementKind"
-
-
-@dataclass(frozen=True)
-class StatementSpec:
-    """One statement kind of the grammar and how the gateway treats it.
-
-    ``starts``: the leading words that make a statement of this kind (upper case); the longest
-    matching start wins across features, and features win over core's rules.
-    ``returns_rows``: the statement answers rows. ``configures``: ``configure_session`` accepts it.
-    ``read_only``: it cannot change the catalog, so completion keeps its caches.
-    ``loads_code``: it puts code into the driver (a module, a jar): for admins when
-    ``auth.admin_only_code`` is on.
-    """
-
-    kind: str
-    starts: tuple[tuple[str, ...], ...] = ()
-    returns_rows: bool = False
-    configures: bool = False
-    read_only: bool = False
-    loads_code: bool = False
 
 
 CORE_STATEMENTS: tuple[StatementSpec, ...] = (
@@ -153,7 +134,6 @@ def grammar() -> Grammar:
     """The process's grammar: core's kinds and those of every installed feature."""
     global _grammar
     if _grammar is None:
-        from gateway.features.base import feature_statements  # features plug in here
         _grammar = Grammar(CORE_STATEMENTS + tuple(feature_statements()))
     return _grammar
 

@@ -9,12 +9,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gateway.core.freshness import may_write
-from gateway.core.journal import journaled
+from gateway.core.session_journal import journaled
 from gateway.core.restrictions import Restrictions
 from gateway.core.statement_analysis import QUOTED_NAME, STRING, StatementKind, analyse, tokens
 from gateway.core.statements import Statement, split_script
 from gateway.errors import InvalidStatementError, PermissionDeniedError
-from gateway.features.jars.feature import _jar_arguments
+from gateway.features.jars.resources import _jar_arguments
 
 # Statements of every guarded kind. Resource arguments are quoted: a bare path (ADD JAR /tmp/a.jar)
 # is raw text to Spark too, where a space or comment inside would make it another path.
