@@ -34,11 +34,9 @@ def _lower(names) -> set:
     return {tuple(part.lower() for part in parts) for parts in names}
 
 
-@pytest.fixture(scope="module")
-def spark(gateway):
-    handle = gateway.open_session(name="objects")
-    yield gateway.sessions.get(handle).spark
-    gateway.close_session(handle)
+@pytest.fixture
+def spark(gateway, session):
+    return gateway.sessions.get(session).spark
 
 
 @pytest.mark.parametrize("text", STATEMENTS)
