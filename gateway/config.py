@@ -100,6 +100,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("statement.max_chars", 512 * 1024, "Longest statement text accepted."),
     Setting("statement.max_nesting", 256,
             "Deepest nesting of parentheses accepted in a statement; deeper is refused as too deeply nested."),
+    Setting("statement.max_comment_nesting", 32,
+            "Deepest nesting of /* */ block comments accepted in a statement (0 = no bound); Spark's lexer needs "
+            "time and heap that grow much faster than that depth (depth 400: 15 s, 800: 94 s and 850 MiB)."),
     Setting("store.url", "",
             "Database of drafts, saved queries and history: empty for an SQLite file in the data directory "
             "(workbench.db), or a URL such as postgresql+psycopg://user:password@host/db for several processes."),
@@ -123,6 +126,12 @@ SETTINGS: tuple[Setting, ...] = (
             "With auth on: jar uploads, ADD JAR, CREATE FUNCTION … USING JAR and LOAD MODULE (code that runs in "
             "the driver) are for admins only; false lets every user do them (ADD JAR of a local path stays "
             "admin-only)."),
+    Setting("auth.non_admin_allow", [],
+            "With auth on: what Spark's plan of a non-admin's statement may reach on the server, from "
+            "script_transform (TRANSFORM … USING 'program'), reflection (reflect, java_method), directory_writes "
+            "(INSERT OVERWRITE DIRECTORY), local_files (LOAD DATA, a table at a LOCATION or path), code (ADD JAR/FILE/"
+            "ARCHIVE, CREATE FUNCTION … AS 'class'), unchecked_execution (EXECUTE IMMEDIATE, BEGIN … END); "
+            "empty (the default): none of them. Admins may do all."),
     Setting("auth.max_sessions_per_user", 0,
             "With auth on: most sessions one user may have open (0 = no limit beyond session.max_sessions)."),
     Setting("auth.max_running_per_user", 0,

@@ -31,6 +31,7 @@ from gateway.core.journal import SessionJournal
 from gateway.core.identity_calls import IDENTITY_CALLS, IdentityCalls
 from gateway.core.operations import Operation, OperationManager
 from gateway.core.progress import operation_progress
+from gateway.core.engine_guard import EngineGuard
 from gateway.core.restrictions import Restrictions
 from gateway.core.results import ResultFetcher
 from gateway.core.sample_data import SAMPLE_DATABASE, create_sample_database
@@ -104,6 +105,8 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
                                            int(self.config["result.stream_memory_fraction"] * heap))
         self.restrictions = Restrictions(self.config)  # what non-admins may not do (auth on)
         self.runner.guards.append(self.restrictions.check_statement)
+        # What a statement may do to the shared driver: before any feature's guard gives it to Spark's parser.
+        self.runner.guards.append(EngineGuard(self.config, self.restrictions, self.runner.handlers).check_statement)
         self.journal = SessionJournal(self)  # sessions that survive a restart
         self.operations = OperationManager(self.config["operation.pool_size"],
                                            observers=[StatementHistory(self.store.recorder), self.journal],
