@@ -85,6 +85,15 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("health.exit_after_s", 3.0,
             "After the driver JVM died, every call answers 503 and the process exits with code 75 after this many "
             "seconds so that its supervisor restarts it (0 = do not exit)."),
+    Setting("health.max_restarts", 5,
+            "./workbench and python -m gateway serve start a new process when the driver died (exit code 75), at most "
+            "this many times in a row."),
+    Setting("health.restart_reset_after_s", 300.0,
+            "A process that ran this long before its driver died was healthy: the count of restarts in a row starts "
+            "again."),
+    Setting("health.probe_timeout_s", 10.0,
+            "The health call says DEGRADED (HTTP 503) when the driver has not answered the watchdog's probe for this "
+            "long, or statements have waited this long for a thread while every thread is busy (0 = never)."),
     Setting("result.buffer_max_rows", 50_000, "Most rows an operation buffers before its producer waits."),
     Setting("result.buffer_max_bytes", 64 * 1024 * 1024,
             "Most Arrow bytes an operation buffers before its producer waits."),

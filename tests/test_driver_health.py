@@ -125,7 +125,7 @@ def child(tmp_path_factory):
                WORKBENCH_SPARK_CONF='{"spark.driver.memory": "1g", "spark.sql.shuffle.partitions": "2"}',
                WORKBENCH_HEALTH_EXIT_AFTER_S="2", WORKBENCH_SESSION_IDLE_TIMEOUT_S="0")
     log = (data / "child.log").open("w")
-    proc = subprocess.Popen([sys.executable, "-m", "gateway", "serve", "--host", "127.0.0.1", "--port", str(port)],
+    proc = subprocess.Popen([sys.executable, "-m", "gateway", "serve", "--once", "--host", "127.0.0.1", "--port", str(port)],
                             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     client = Http(f"http://127.0.0.1:{port}")
     deadline = time.monotonic() + 120

@@ -114,7 +114,8 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
                                            max_queued_per_session=self.config["operation.max_queued_per_session"])
         self._waiting_calls = threading.BoundedSemaphore(max(1, self.config["operation.max_waiting_calls"]))
         self.health = HealthWatchdog(self.root, self.operations, self.config["health.check_interval_s"],
-                                     self.config["health.memory_guard_fraction"], self.config["health.exit_after_s"])
+                                     self.config["health.memory_guard_fraction"], self.config["health.exit_after_s"],
+                                     probe_timeout_s=self.config["health.probe_timeout_s"])
         self.sessions = SessionManager(
             self.root, self.config["session.max_sessions"], self.config["session.idle_timeout_s"],
             self.config["session.check_interval_s"], self._on_session_closed)
