@@ -14,10 +14,14 @@ from __future__ import annotations
 
 import enum
 import json
+import logging
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
 from gateway.spark.backend import Capability, jsession, jvm, supports
+from gateway.spark.errors import ENGINE_ERRORS
+
+log = logging.getLogger(__name__)
 
 _WHAT = "checking what a statement would run, with Spark's analyzer"
 
@@ -83,13 +87,35 @@ def plan_capabilities(spark, text: str, allowed: frozenset = frozenset()) -> lis
         raise PlanNotCheckable(_WHAT)
     state = jsession(spark, Capability.PLAN_INTERNALS, _WHAT).sessionState()
     parsed = state.sqlParser().parsePlan(text)
-    parsed_nodes = list(_nodes(json.loads(parsed.toJSON())))
+    parsed_nodes = _plan_nodes(parsed)
     findings = _findings(parsed_nodes, allowed)
     if findings or any(_CLASSES.get(name) is EngineAccess.UNCHECKED for name, _ in parsed_nodes):
         return findings  # never analyse what analysis would run (allowed: the admin said so)
     skip = jvm(spark, Capability.PLAN_INTERNALS, _WHAT).org.apache.spark.sql.execution.CommandExecutionMode.SKIP()
     analyzed = state.executePlan(parsed, skip).analyzed()
-    return _findings(list(_nodes(json.loads(analyzed.toJSON()))), allowed)
+    return _findings(_plan_nodes(analyzed), allowed)
+
+
+def _plan_nodes(plan) -> list[tuple[str, dict]]:
+    """Every node and expression of a JVM plan: from its JSON tree (one call), or, where a node refuses
+    to be written as JSON, by walking the tree node by node through Py4J (slower, same classes)."""
+    try:
+        return list(_nodes(json.loads(plan.toJSON())))
+    except ENGINE_ERRORS:
+        log.debug("a plan node cannot be written as JSON; walking the plan instead", exc_info=True)
+    found: list[tuple[str, dict]] = []
+    stack = [plan]
+    while stack:
+        node = stack.pop()
+        found.append((str(node.getClass().getSimpleName()).rstrip("$"), {}))
+        members = [node.children(), node.innerChildren()]  # a plan's inner children are its subqueries
+        try:
+            members.append(node.expressions())  # a plan's expressions (an expression has none)
+        except ENGINE_ERRORS:
+            pass
+        for seq in members:
+            stack.extend(seq.apply(i) for i in range(seq.length()))
+    return found
 
 
 def _findings(nodes: list[tuple[str, dict]], allowed: frozenset) -> list[Finding]:
