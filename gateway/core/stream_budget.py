@@ -93,7 +93,7 @@ class StreamBudget:
     def _too_big(self, stream, need: int) -> InvalidStatementError:
         part = (stream.partition_bytes or 0) // _MIB
         return InvalidStatementError(
-            f"this result comes in {getattr(stream, 'partitions', 0):,} partitions of about {part:,} MiB each "
+            f"this result comes in {getattr(stream, 'partitions', 0):,} partition(s) of about {part:,} MiB each "
             f"(Spark's estimate, corrected by a sample of rows), and the driver holds a partition whole while it is "
             f"read: {PARTITION_COPIES} copies, {need // _MIB:,} MiB, are more than the driver memory for streamed results "
             f"({self.budget_bytes // _MIB:,} MiB, setting result.stream_memory_fraction of the driver heap). Read less at "

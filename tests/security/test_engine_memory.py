@@ -24,7 +24,7 @@ def _error(gateway, session, op, timeout_s=120):
 def test_a_result_of_partitions_too_big_for_the_driver_is_refused_before_spark_builds_one(gateway, session):
     error = _error(gateway, session, gateway.execute_statement(session, FAST_READ))
     assert error["error_class"] == "RESULT_PARTITIONS_TOO_BIG", error
-    assert "2 partitions of about" in error["root_cause"] and "REPARTITION" in error["root_cause"], error
+    assert "2 partition(s) of about" in error["root_cause"] and "REPARTITION" in error["root_cause"], error
     assert gateway.get_health()["status"] == "UP"
     assert run_all(gateway, session, "SELECT 1")[1] == [[1]]
 
