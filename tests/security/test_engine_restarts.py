@@ -126,3 +126,19 @@ def test_a_driver_that_does_not_answer_is_degraded_not_up(config, gateway):
         assert wait_for(lambda: service.get_health()["status"] == "UP", 30), service.get_health()
     finally:
         service.shutdown(stop_spark=False)
+
+
+def test_statements_stuck_waiting_for_a_thread_make_the_health_degraded(config, gateway):
+    service = GatewayService(config.with_overrides(health__probe_timeout_s=1.0, operation__pool_size=1))
+    long_scan = "SELECT count(*) FROM range(0, 20000000000, 1, 2) WHERE id % 7 = 3"
+    try:
+        busy, waiting = service.open_session(name="busy"), service.open_session(name="waiting")
+        scan = service.execute_statement(busy, long_scan)
+        assert wait_for(lambda: service.get_operation_info(busy, scan).status.value == "RUNNING", 60)
+        service.execute_statement(waiting, "SELECT 1")  # no thread for it: the only one runs the scan
+        degraded = wait_for(lambda: service.get_health()["status"] == "DEGRADED" and service.get_health(), 30)
+        assert degraded and "waited more than 1 s for a thread" in degraded["reason"], service.get_health()
+        service.cancel_operation(busy, scan)
+        assert wait_for(lambda: service.get_health()["status"] == "UP", 60), service.get_health()
+    finally:
+        service.shutdown(stop_spark=False)
