@@ -9,7 +9,8 @@ from gateway.models import Candidate
 
 class CompletionFeature(Feature):
     name = "completion"
-    description = "Context-aware completion: tables, views, columns, functions with signatures, keywords."
+    description = ("Completion from a parse of the statement: tables, views, CTEs, columns, struct fields, "
+                   "functions with signatures, keywords.")
 
     def start(self, host) -> None:
         super().start(host)
@@ -36,7 +37,11 @@ class CompletionFeature(Feature):
         self.completer.warm(self.host.session(session))
 
     def refresh_completion(self, session) -> None:
-        self.completer.invalidate(self.host.session(session))
+        self.completer.drop(self.host.session(session))
+
+    def wait_fresh(self, timeout_s: float = 30.0) -> bool:
+        """Wait until the background refresh after DDL is done (tests, benchmarks)."""
+        return self.completer.wait_fresh(timeout_s)
 
     def completion_dictionary(self, session, columns_of=None) -> dict:
         return self.completer.dictionary(self.host.session(session), columns_of)
