@@ -135,7 +135,8 @@ _CLAUSES = {"SELECT": "SELECT", "WHERE": "WHERE", "ON": "ON", "HAVING": "HAVING"
             "USING": "USING", "SET": "SET", "FROM": "FROM", "JOIN": "FROM", "LIMIT": "LIMIT", "VALUES": "VALUES"}
 _SKIP = {"IF", "EXISTS", "NOT"}
 # Statements sqlglot parses into a tree with scopes (others it keeps as commands).
-_WRAPPER = re.compile(r"\s*(?:EXPLAIN(?:\s+(?:EXTENDED|CODEGEN|COST|FORMATTED))?|DESC(?:RIBE)?\s+QUERY)\s+", re.I)
+_WRAPPER = re.compile(r"\s*(?:EXPLAIN(?:\s+(?:EXTENDED|CODEGEN|COST|FORMATTED))?|DESC(?:RIBE)?\s+QUERY"
+                      r"|CACHE\s+(?:LAZY\s+)?TABLE\s+[\w.`]+\s+AS)\s+", re.I)
 _PARSED = {"SELECT", "WITH", "INSERT", "FROM", "(", "UPDATE", "DELETE", "MERGE", "CREATE", "EXPLAIN", "CACHE",
            "VALUES", "REPLACE", "TABLE"}
 
@@ -518,7 +519,9 @@ def analyze(script: str, position: int) -> Site:
         parts = [p.strip() for p in re.findall(_IDENT + r"(?=\s*\.)", qualified.group(1))]
         site.qualifier = [p[1:-1] if p.startswith("`") else p for p in parts]
         head = head[: qualified.start()]
-    tokens = _tokens(head)
+    wrapper = _WRAPPER.match(statement)  # EXPLAIN …, DESCRIBE QUERY …, CACHE TABLE t AS …: the query inside
+    skip = wrapper.end() if wrapper and wrapper.end() <= len(head) else 0
+    tokens = _tokens(head[skip:])
     if tokens is None:
         site.expect = "none"  # inside a string or comment
         return site
@@ -531,11 +534,6 @@ def analyze(script: str, position: int) -> Site:
                        "user_function"):
         return site
     first = words[0] if words else ""
-    wrapper = _WRAPPER.match(statement)  # EXPLAIN …, DESCRIBE QUERY …: the query inside
-    skip = wrapper.end() if wrapper and wrapper.end() <= cursor - len(prefix) else 0
-    if skip:
-        first = (_tokens(statement[skip:cursor]) or [None])[0]
-        first = first.text.upper() if first is not None else ""
     tree = _parse(statement[skip:], cursor - len(prefix) - skip, cursor - skip) if first in _PARSED else None
     if tree is None:
         site.sources = _token_sources(statement)
