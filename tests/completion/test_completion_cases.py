@@ -147,11 +147,11 @@ def test_rest_complete_statement_and_the_editor_call_give_the_same_candidates(ga
     (complete_candidates) are one engine: the same candidates for the same statement."""
     statement = "WITH t AS (SELECT customer_id, sum(amount) AS total FROM orders GROUP BY customer_id) SELECT t. FROM t"
     position = statement.index("t. FROM") + 2
-    answer = http("GET", f"/v1/sessions/{schema_session}/complete-statement",
+    answer = http("GET", f"/v2/sessions/{schema_session}/complete-statement",
                   {"statement": statement, "position": position})
     assert answer.status == 200, answer.body
     editor = [c.value for c in gateway.complete_candidates(schema_session, statement, position)]
     assert answer.body["candidates"] == editor == ["customer_id", "total"]
-    detailed = http("GET", f"/v1/sessions/{schema_session}/complete-statement?details=true",
+    detailed = http("GET", f"/v2/sessions/{schema_session}/complete-statement?details=true",
                     {"statement": "SELECT o.shipping.ci FROM orders o", "position": 20}).body
     assert detailed["candidateDetails"] == [{"value": "city", "kind": "field", "detail": "STRING"}]
