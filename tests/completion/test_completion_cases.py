@@ -115,28 +115,35 @@ def test_candidates_carry_kinds_types_and_descriptions(gateway, schema_session):
     assert [(c.value, c.kind, c.detail) for c in fields] == [("lat", "field", "DOUBLE"), ("lon", "field", "DOUBLE")]
 
 
-def test_ddl_in_one_session_shows_in_every_session_without_a_load_on_the_request(gateway, schema_session):
-    """After DDL the caches refresh in the background: the other session's requests answer from what is
-    known (no catalog round trip on the request), then offer the new table; a dropped one goes."""
+def test_ddl_in_one_session_is_offered_at_the_next_request_of_every_session(gateway, schema_session):
+    """A table created, altered or dropped in one session is offered (or not) at the other session's next
+    request, answered from what is known (no catalog round trip on the request); the background
+    refresh after the statements agrees with those answers."""
     completion = gateway.feature("completion")
     other = gateway.open_session(name="completion-other")
+
+    def offered(statement, position=None):
+        position = len(statement) if position is None else position
+        return [c.value for c in gateway.complete_candidates(other, statement, position)]
+
     try:
         gateway.configure_session(other, "USE cmpl")
-        assert "fresh_tbl" not in [c.value for c in gateway.complete_candidates(other, "SELECT * FROM fr", 16)]
-        gateway.complete_candidates(other, "SELECT  FROM orders", 7)  # its columns are known now
+        assert "fresh_tbl" not in offered("SELECT * FROM fr")
+        assert "late_col" not in offered("SELECT la FROM orders", 9)  # orders' columns are known now
         cache = completion.completer.cache(gateway.session(other))
         loads = cache.request_loads
         gateway.configure_session(schema_session, "CREATE TABLE fresh_tbl (fresh_col INT) USING parquet")
+        assert "fresh_tbl" in offered("SELECT * FROM fr")
+        assert offered("SELECT fr FROM fresh_tbl", 9)[:1] == ["fresh_col"]
         gateway.configure_session(schema_session, "ALTER TABLE orders ADD COLUMNS (late_col INT)")
-        gateway.complete_candidates(other, "SELECT * FROM fr", 16)
-        gateway.complete_candidates(other, "SELECT  FROM orders", 7)
-        assert cache.request_loads == loads  # answered from what was known, the refresh runs behind
-        assert completion.wait_fresh(60)
-        assert "fresh_tbl" in [c.value for c in gateway.complete_candidates(other, "SELECT * FROM fr", 16)]
-        assert "late_col" in [c.value for c in gateway.complete_candidates(other, "SELECT la FROM orders", 9)]
+        assert "late_col" in offered("SELECT la FROM orders", 9)
+        gateway.configure_session(schema_session, "CREATE OR REPLACE TEMPORARY VIEW only_mine AS SELECT 1 AS x")
+        assert "only_mine" not in offered("SELECT * FROM only")  # another session's temporary view
         gateway.configure_session(schema_session, "DROP TABLE fresh_tbl")
+        assert "fresh_tbl" not in offered("SELECT * FROM fr")
+        assert cache.request_loads == loads  # every answer came from what was known
         assert completion.wait_fresh(60)
-        assert "fresh_tbl" not in [c.value for c in gateway.complete_candidates(other, "SELECT * FROM fr", 16)]
+        assert "fresh_tbl" not in offered("SELECT * FROM fr") and "late_col" in offered("SELECT la FROM orders", 9)
         assert cache.request_loads == loads
     finally:
         gateway.close_session(other)

@@ -27,6 +27,7 @@ from gateway.core.freshness import WRITES
 from gateway.core.functions import builtin_functions
 from gateway.errors import InvalidRequestError
 from gateway.features.completion.analysis import Site, Source, analyze
+from gateway.features.completion.changes import Change, change_of
 from gateway.models import Candidate
 
 log = logging.getLogger(__name__)
@@ -99,6 +100,8 @@ class SchemaCache:
         self._columns: dict[str, Optional[list[ColumnInfo]]] = {}
         self._tvf: dict[str, Optional[list[ColumnInfo]]] = {}
         self._builtins: tuple[int, list[Candidate]] = (-1, [])
+        self.current_database: Optional[str] = None  # when the current database's tables were listed
+        self.patches = 0  # changes applied from statements' text; a refresh started before one keeps it
 
     def _part(self, store: dict, key, load: Callable):
         with self._lock:
@@ -118,6 +121,8 @@ class SchemaCache:
                           lambda key: self._load_relations(database))
 
     def _load_relations(self, database: Optional[str]) -> list[Candidate]:
+        if database is None:
+            self.current_database = self.spark.catalog.currentDatabase()
         found = []
         for relation in list_relations(self.spark, split_name(database) if database else ()):
             if relation.is_temporary:
@@ -206,6 +211,8 @@ class SchemaCache:
                        Candidate(r[0].split(".")[-1], "function", "user function")
                        for r in self.spark.sql("SHOW USER FUNCTIONS").collect()]),
                    (self._columns, lambda key: self._load_columns(key))]
+        with self._lock:
+            patches = self.patches
         for store, load in loaders:
             with self._lock:
                 keys = list(store)
@@ -218,9 +225,78 @@ class SchemaCache:
                         store.pop(key, None)
                     continue
                 with self._lock:
+                    if self.patches != patches:
+                        return  # a DDL statement changed the lists meanwhile: its own refresh follows
                     store[key] = value
         with self._lock:
             self.generation += 1
+
+    def apply(self, change: Change, own: bool, own_database: Optional[str]) -> None:
+        """Patch the cached lists with what a DDL statement of some session changes (``own``: this
+        session's); the refresh after the statement checks every guess against the catalog."""
+        with self._lock:
+            self.patches += 1
+            if change.function:
+                if None in self._user_functions and (own or not change.temporary):
+                    listed = [c for c in self._user_functions[None] if c.value.lower() != change.function.lower()]
+                    if change.created:
+                        listed.append(Candidate(change.function, "function", "user function"))
+                    self._user_functions[None] = listed
+                return
+            if change.database:
+                if None in self._databases:
+                    names = [n for n in self._databases[None] if n.lower() != change.database.lower()]
+                    self._databases[None] = sorted(names + [change.database] if change.database_created else names)
+                return
+            parts = change.relation
+            name = parts[-1]
+            database = (parts[-2] if len(parts) > 1 else own_database or "").lower()
+            temporary = change.temporary or (own and len(parts) == 1 and change.dropped and any(
+                c.kind == "temporary view" and c.value.lower() == name.lower() for c in self._relations.get(None, [])))
+            if temporary and not own:
+                return
+            for key in list(self._relations):
+                if temporary:
+                    if key is not None:
+                        continue
+                else:
+                    here = (self.current_database or "").lower() if key is None else key.split(".")[-1]
+                    if not database or here != database:
+                        continue
+                kind = "temporary view" if temporary else ("view" if change.view else "table")
+                listed = [c for c in self._relations[key]
+                          if not (c.value.lower() == name.lower() and (c.kind == "temporary view") == temporary)]
+                if change.created:
+                    listed.append(Candidate(name, kind, "temporary" if temporary else database))
+                if change.renamed_to:
+                    old = next((c for c in self._relations[key] if c.value.lower() == name.lower()), None)
+                    listed.append(Candidate(change.renamed_to[-1], old.kind if old else kind, database))
+                self._relations[key] = listed
+            if change.created and change.columns and not change.replaced:
+                keys = [name.lower()] if temporary else [f"{database}.{name}".lower()] + (
+                    [name.lower()] if (self.current_database or "").lower() == database else [])
+                for key in keys:
+                    self._columns[key] = [ColumnInfo(n, t) for n, t in change.columns]
+                return
+            for key in list(self._columns):
+                key_parts = key.split(".")
+                if key_parts[-1] != name.lower():
+                    continue
+                key_database = key_parts[-2] if len(key_parts) > 1 else (
+                    "" if temporary else (self.current_database or "").lower())
+                if not temporary and key_database != database:
+                    continue
+                columns = self._columns[key]
+                if change.dropped and not temporary:
+                    self._columns[key] = None  # no such table now
+                elif change.created or change.dropped or change.renamed_to or columns is None:
+                    self._columns.pop(key, None)  # known again at first use (or at the refresh)
+                else:
+                    dropped = {n.lower() for n in change.dropped_columns}
+                    renamed = {a.lower(): b for a, b in change.renamed_columns}
+                    columns = [ColumnInfo(renamed.get(c.name.lower(), c.name), c.type, c.data_type)
+                               for c in columns if c.name.lower() not in dropped]
+                    self._columns[key] = columns + [ColumnInfo(n, t) for n, t in change.added_columns]
 
     def invalidate(self) -> None:
         """Forget everything now (the next requests load again): for a catalog changed behind our back."""
@@ -532,6 +608,21 @@ class Completer:
         with self._lock:
             caches = list(self._caches.values())
         self._schedule(caches)
+
+    def statement_seen(self, session, text: str) -> None:
+        """A statement is about to run in ``session``: what its text says it creates, alters or drops is
+        offered (or no longer offered) to every session's next request, before any refresh."""
+        change = change_of(text)
+        if change is None:
+            return
+        with self._lock:
+            own = self._caches.get(session.handle)
+            caches = list(self._caches.values())
+        own_database = own.current_database if own is not None else None
+        if own_database is None and len(change.relation or ()) == 1:
+            own_database = session.spark.catalog.currentDatabase()
+        for cache in caches:
+            cache.apply(change, cache is own, own_database)
 
     def forget(self, session) -> None:
         with self._lock:

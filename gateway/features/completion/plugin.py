@@ -2,9 +2,13 @@
 have changed; its calls and REST route."""
 from __future__ import annotations
 
+import logging
+
 from gateway.features.base import Feature
 from gateway.features.completion.completer import Completer
 from gateway.models import Candidate
+
+log = logging.getLogger(__name__)
 
 
 class CompletionFeature(Feature):
@@ -15,6 +19,13 @@ class CompletionFeature(Feature):
     def start(self, host) -> None:
         super().start(host)
         self.completer = Completer()
+
+    def check_statement(self, session, statement) -> None:
+        """Not a guard: what a DDL statement creates or drops is offered at once (never refuses one)."""
+        try:
+            self.completer.statement_seen(session, statement.text)
+        except Exception:  # noqa: BLE001 - completion's guess must never stop a statement
+            log.debug("completion could not read the statement's change", exc_info=True)
 
     def schema_changed(self, session) -> None:
         self.completer.invalidate(session)
