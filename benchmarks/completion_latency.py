@@ -65,7 +65,7 @@ def main() -> None:
         spark.sql(f"CREATE TEMPORARY VIEW table_{i:05d} AS SELECT {columns}")
     print(f"created in {time.perf_counter() - started:.1f} s", file=sys.stderr)
 
-    after_from = "SELECT * FROM table_1"
+    after_from = "SELECT * FROM table_01"
     cold = timed(lambda: gateway.complete_candidates(session, after_from, len(after_from)), 1)
     statement = "SELECT t. FROM table_00042 t JOIN table_01999 u ON t.col_00 = u.col_00"
     first_columns = timed(lambda: gateway.complete_candidates(session, statement, 9), 1)
@@ -74,7 +74,7 @@ def main() -> None:
     struct = "SELECT t.addr.geo.la FROM table_00042 t"
     join_on = "SELECT * FROM table_00042 t JOIN table_01999 u ON "
     cases = [
-        ("tables after FROM, prefix 'table_1' (warm)", lambda: gateway.complete_candidates(
+        ("tables after FROM, prefix 'table_01' (warm)", lambda: gateway.complete_candidates(
             session, after_from, len(after_from))),
         ("all tables after FROM, no prefix (warm)", lambda: gateway.complete_candidates(
             session, "SELECT * FROM ", 14)),

@@ -16,6 +16,8 @@ a name (a table's columns the session never asked for) is a catalog round trip o
 """
 from __future__ import annotations
 
+import bisect
+import heapq
 import logging
 import re
 import threading
@@ -58,6 +60,9 @@ _TVF_PROBES = {"range": "range(1)", "explode": "explode(array(1))", "explode_out
 _FUNCTION_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _TVF_NAME = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 
+_GONE = object()  # a part that failed to reload
+# At most this many candidates per answer (the best ones): a popup of 10,000 tables helps nobody.
+MAX_CANDIDATES = 500
 # Candidate kinds in the order they are offered when several match equally well.
 _KIND_ORDER = {"suggestion": 0, "alias": 1, "column": 2, "field": 2, "cte": 3, "temporary view": 3, "table": 3,
                "view": 3, "table alias": 4, "table function": 5, "database": 6, "catalog": 7, "function": 8,
@@ -94,6 +99,7 @@ class SchemaCache:
         self.epoch = WRITES.value
         self.request_loads = 0   # catalog round trips made while answering (first use of a part)
         self._relations: dict[Optional[str], list[Candidate]] = {}
+        self._index: dict[int, tuple] = {}   # id(listing) -> (listing, sorted lower-case names, sorted)
         self._databases: dict[Optional[str], list[str]] = {}
         self._catalogs: dict[None, list[str]] = {}
         self._user_functions: dict[None, list[Candidate]] = {}
@@ -101,7 +107,7 @@ class SchemaCache:
         self._tvf: dict[str, Optional[list[ColumnInfo]]] = {}
         self._builtins: tuple[int, list[Candidate]] = (-1, [])
         self.current_database: Optional[str] = None  # when the current database's tables were listed
-        self.patches = 0  # changes applied from statements' text; a refresh started before one keeps it
+        self._overlays: list[tuple] = []  # (write epoch before the statement, change, own, own database)
 
     def _part(self, store: dict, key, load: Callable):
         with self._lock:
@@ -119,6 +125,29 @@ class SchemaCache:
         """Tables and views of the current (or given) database, plus temporary views."""
         return self._part(self._relations, database.lower() if database else None,
                           lambda key: self._load_relations(database))
+
+    def relations_matching(self, prefix: str, database: Optional[str] = None,
+                           limit: int = None) -> list[Candidate]:
+        """The relations whose name starts with ``prefix``, at most ``limit``, from a sorted index of the
+        listing (built once per listing): 10,000 tables cost a binary search, not a scan."""
+        found = self.relations(database)
+        limit = MAX_CANDIDATES if limit is None else limit
+        with self._lock:
+            index = self._index.get(id(found))
+        if index is None or index[0] is not found:
+            ordered = sorted(found, key=lambda c: c.value.lower())
+            index = (found, [c.value.lower() for c in ordered], ordered)
+            with self._lock:
+                self._index = {id(found): index, **{k: v for k, v in self._index.items()
+                                                    if any(v[0] is listed for listed in self._relations.values())}}
+        _, lowers, ordered = index
+        low = prefix.lower()
+        out = []
+        for i in range(bisect.bisect_left(lowers, low), len(lowers)):
+            if len(out) >= limit or not lowers[i].startswith(low):
+                break
+            out.append(ordered[i])
+        return out
 
     def _load_relations(self, database: Optional[str]) -> list[Candidate]:
         if database is None:
@@ -200,7 +229,8 @@ class SchemaCache:
     # -- freshness -----------------------------------------------------------------------------------
 
     def refresh(self) -> None:
-        """Reload every part loaded so far (after DDL somewhere), swapping each in when it is ready."""
+        """Reload every part loaded so far (after DDL somewhere); requests answer from the old parts until
+        the new ones are swapped in together."""
         self.epoch = WRITES.value  # taken first: a write during the reload schedules another
         if self.session is not None:
             WRITES.catch_up(self.session)  # this session's Spark forgets the tables it cached
@@ -211,31 +241,38 @@ class SchemaCache:
                        Candidate(r[0].split(".")[-1], "function", "user function")
                        for r in self.spark.sql("SHOW USER FUNCTIONS").collect()]),
                    (self._columns, lambda key: self._load_columns(key))]
-        with self._lock:
-            patches = self.patches
+        started = self.epoch
+        loaded = []
         for store, load in loaders:
             with self._lock:
                 keys = list(store)
             for key in keys:
                 try:
-                    value = load(key)
+                    loaded.append((store, key, load(key)))
                 except Exception as exc:  # a database dropped meanwhile: forget the part
                     log.debug("completion refresh of %r failed: %s", key, exc)
-                    with self._lock:
-                        store.pop(key, None)
-                    continue
-                with self._lock:
-                    if self.patches != patches:
-                        return  # a DDL statement changed the lists meanwhile: its own refresh follows
+                    loaded.append((store, key, _GONE))
+        with self._lock:  # swapped in at once, then the statements that may not show yet laid over again
+            for store, key, value in loaded:
+                if value is _GONE:
+                    store.pop(key, None)
+                else:
                     store[key] = value
-        with self._lock:
+            self._overlays = [o for o in self._overlays if o[0] >= started]
+            for _, change, own, own_database in self._overlays:
+                self._apply(change, own, own_database)
             self.generation += 1
 
     def apply(self, change: Change, own: bool, own_database: Optional[str]) -> None:
         """Patch the cached lists with what a DDL statement of some session changes (``own``: this
-        session's); the refresh after the statement checks every guess against the catalog."""
+        session's). The patch is kept and laid again over what a refresh loads, until a refresh that
+        started after the statement ended (the write epoch moved on) shows the catalog's own word."""
         with self._lock:
-            self.patches += 1
+            self._overlays.append((WRITES.value, change, own, own_database))
+            self._apply(change, own, own_database)
+
+    def _apply(self, change: Change, own: bool, own_database: Optional[str]) -> None:
+        with self._lock:
             if change.function:
                 if None in self._user_functions and (own or not change.temporary):
                     listed = [c for c in self._user_functions[None] if c.value.lower() != change.function.lower()]
@@ -378,7 +415,7 @@ def _relations_at(cache: SchemaCache, site: Site) -> list[Candidate]:
         found += [Candidate(d, "database") for d in _safe(lambda: cache.databases(name), [])]
         return found
     found = [Candidate(c, "cte", "WITH") for c in site.ctes]
-    found += _safe(cache.relations, [])
+    found += _safe(lambda: cache.relations_matching(site.prefix), [])
     found += [Candidate(d, "database") for d in _safe(cache.databases, [])]
     if site.tvf:
         found += table_functions(cache)
@@ -515,22 +552,23 @@ def _singular(name: str) -> str:
     return name
 
 
-def _rank(found: Iterable[Candidate], prefix: str) -> list[Candidate]:
-    """Those that start with ``prefix`` (a suggestion also by its part after ``alias.``), each value
-    once, exact matches first, then by kind, then by name."""
+def _rank(found: Iterable[Candidate], prefix: str, limit: int = MAX_CANDIDATES) -> list[Candidate]:
+    """The best ``limit`` of those that start with ``prefix`` (a suggestion also by its part after
+    ``alias.``), each value once: exact matches first, then by kind, then by name. A partial sort:
+    10,000 tables after ``FROM `` cost a filter and a heap of ``limit``, not a sort of them all."""
     lowered = prefix.lower()
-    seen: dict[str, tuple[int, Candidate]] = {}
+    best: dict[str, tuple] = {}
     for index, candidate in enumerate(found):
-        value = candidate.value.lower()
-        if not value.startswith(lowered) and not (candidate.kind == "suggestion" and "." in value
-                                                   and value.split(".", 1)[1].startswith(lowered)):
+        value = candidate.value
+        if value in best:
             continue
-        if candidate.value not in seen:
-            seen[candidate.value] = (index, candidate)
-    ordered = sorted(seen.values(), key=lambda item: (
-        item[1].value.lower() != lowered, _KIND_ORDER.get(item[1].kind, 9),
-        item[0] if item[1].kind == "suggestion" else 0, item[1].value.lower()))
-    return [c for _, c in ordered]
+        low = value.lower()
+        if lowered and not low.startswith(lowered) and not (
+                candidate.kind == "suggestion" and "." in low and low.split(".", 1)[1].startswith(lowered)):
+            continue
+        best[value] = (low != lowered, _KIND_ORDER.get(candidate.kind, 9),
+                       index if candidate.kind == "suggestion" else 0, low, value, candidate)
+    return [item[-1] for item in heapq.nsmallest(limit, best.values())]
 
 
 def table_functions(cache: SchemaCache) -> list[Candidate]:
