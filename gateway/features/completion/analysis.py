@@ -544,8 +544,9 @@ def analyze(script: str, position: int) -> Site:
             site.ctes.append(cte.alias)
     node = _placeholder_in(tree)
     scope = _scope_of(tree, node)
-    if scope is None:
-        site.sources = _token_sources(statement)
+    if scope is None:  # UPDATE, DELETE, MERGE: no scope, but their tables are in the tree
+        site.sources = [_source(t.alias_or_name, t) for t in tree.find_all(exp.Table)
+                        if t.name != PLACEHOLDER] or _token_sources(statement)
         return site
     site.sources = _sources_of(scope)
     parent = scope.parent
@@ -594,8 +595,9 @@ def _token_sources(statement: str) -> list[Source]:
     i, in_from = 0, False
     while i < len(tokens):
         upper = tokens[i].text.upper()
-        starts = upper in ("FROM", "JOIN") or (in_from and tokens[i].token_type == TokenType.COMMA)
-        if upper in ("WHERE", "GROUP", "ORDER", "HAVING", "LIMIT", "ON", "USING", "UNION", "SELECT"):
+        starts = upper in ("FROM", "JOIN", "INTO", "UPDATE", "USING") or (
+            in_from and tokens[i].token_type == TokenType.COMMA)
+        if upper in ("WHERE", "GROUP", "ORDER", "HAVING", "LIMIT", "ON", "UNION", "SELECT", "SET"):
             in_from = False
         if starts and i + 1 < len(tokens) and (tokens[i + 1].token_type in names or tokens[i + 1].text.isidentifier()):
             in_from = True

@@ -209,3 +209,13 @@ EXPLAIN SELECT o.st| FROM orders o
 MERGE INTO cus|
 -- expect: country
 UPDATE customers SET country = 'DE' WHERE coun|
+-- expect: customer_id
+MERGE INTO customers t USING orders s ON t.id = s.cust|
+-- expect: country
+MERGE INTO customers t USING orders s ON t.id = s.customer_id WHEN MATCHED THEN UPDATE SET t.cou|
+-- expect: status
+DELETE FROM orders o WHERE o.st|
+-- expect: status
+DELETE FROM orders WHERE sta|
+-- expect: amount
+INSERT INTO orders SELECT * FROM orders o WHERE o.amo|
