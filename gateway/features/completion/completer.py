@@ -61,6 +61,7 @@ _FUNCTION_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _TVF_NAME = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 
 _GONE = object()  # a part that failed to reload
+_USE = re.compile(r"\s*USE\s+(?!MODULES\b)", re.I)
 # At most this many candidates per answer (the best ones): a popup of 10,000 tables helps nobody.
 MAX_CANDIDATES = 500
 # Candidate kinds in the order they are offered when several match equally well.
@@ -334,6 +335,14 @@ class SchemaCache:
                     columns = [ColumnInfo(renamed.get(c.name.lower(), c.name), c.type, c.data_type)
                                for c in columns if c.name.lower() not in dropped]
                     self._columns[key] = columns + [ColumnInfo(n, t) for n, t in change.added_columns]
+
+    def forget_current_database(self) -> None:
+        """``USE``: the lists of the current database (and its tables' columns by bare name) no longer hold."""
+        with self._lock:
+            self._relations.pop(None, None)
+            for key in [k for k in self._columns if "." not in k]:
+                del self._columns[key]
+            self.current_database = None
 
     def invalidate(self) -> None:
         """Forget everything now (the next requests load again): for a catalog changed behind our back."""
@@ -627,6 +636,7 @@ class Completer:
         self._stale: dict[int, SchemaCache] = {}
         self._worker: Optional[threading.Thread] = None
         self._busy = False
+        self._refreshing: Optional[SchemaCache] = None
         self.refreshes = 0
 
     def cache(self, session) -> SchemaCache:
@@ -650,12 +660,15 @@ class Completer:
     def statement_seen(self, session, text: str) -> None:
         """A statement is about to run in ``session``: what its text says it creates, alters or drops is
         offered (or no longer offered) to every session's next request, before any refresh."""
-        change = change_of(text)
-        if change is None:
-            return
         with self._lock:
             own = self._caches.get(session.handle)
             caches = list(self._caches.values())
+        if own is not None and _USE.match(text):
+            own.forget_current_database()  # its tables load at the next request (USE is no DDL)
+            return
+        change = change_of(text)
+        if change is None:
+            return
         own_database = own.current_database if own is not None else None
         if own_database is None and len(change.relation or ()) == 1:
             own_database = session.spark.catalog.currentDatabase()
@@ -695,12 +708,15 @@ class Completer:
                     return
                 _, cache = self._stale.popitem()
                 self._busy = True
+                self._refreshing = cache
             try:
                 cache.refresh()
             except Exception:  # noqa: BLE001 - a closed session; the next request loads on demand
                 log.debug("completion refresh failed", exc_info=True)
             with self._lock:
                 self.refreshes += 1
+                self._refreshing = None
+                self._changed.notify_all()
 
     def wait_fresh(self, timeout_s: float = 30.0) -> bool:
         """Wait until no refresh is pending or running (tests, benchmarks); True when settled."""
@@ -723,8 +739,14 @@ class Completer:
         thread.start()
         return thread
 
-    def dictionary(self, session, columns_of=None) -> dict:
-        return dictionary(self.cache(session), columns_of)
+    def dictionary(self, session, columns_of=None, wait_s: float = 10.0) -> dict:
+        """The editor's dictionary, once a pending refresh of the session's cache is done (bounded): the
+        editor keeps it until the next change, so it must not be built from a list about to be replaced."""
+        cache = self.cache(session)
+        with self._lock:
+            self._changed.wait_for(lambda: id(cache) not in self._stale and self._refreshing is not cache,
+                                   timeout=wait_s)
+        return dictionary(cache, columns_of)
 
     def complete(self, session, statement: str, position: int) -> list[Candidate]:
         if not isinstance(statement, str):
