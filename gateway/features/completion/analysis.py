@@ -30,7 +30,6 @@ _SPARK = Dialect.get_or_raise("spark")
 _PREFIX = re.compile(r"[A-Za-z0-9_]*$")
 _IDENT = r"(?:`[^`]*`|[A-Za-z_][A-Za-z0-9_]*)"
 _QUALIFIER = re.compile(rf"((?:{_IDENT}\s*\.\s*)+)$")
-_AGGREGATES = (exp.AggFunc,)
 
 
 @dataclass

@@ -42,8 +42,8 @@ def _parts(table: exp.Table) -> list[str]:
     return [p.name for p in table.parts]
 
 
-_FUNCTION = re.compile(r"\s*(CREATE|DROP)\s+(?:OR\s+REPLACE\s+)?(TEMPORARY\s+)?FUNCTION\s+(?:IF\s+(?:NOT\s+)?EXISTS\s+)?"
-                       r"((?:`[^`]+`|[\w]+)(?:\.(?:`[^`]+`|[\w]+))*)", re.I)
+_FUNCTION = re.compile(r"\s*(CREATE|DROP)\s+(?:OR\s+REPLACE\s+)?(TEMPORARY\s+)?FUNCTION\s+"
+                       r"(?:IF\s+(?:NOT\s+)?EXISTS\s+)?((?:`[^`]+`|[\w]+)(?:\.(?:`[^`]+`|[\w]+))*)", re.I)
 
 
 def change_of(text: str) -> Optional[Change]:

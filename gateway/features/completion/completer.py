@@ -9,10 +9,13 @@ depth, functions with their argument list and one-line description, keywords; an
 types next (``a.customer_id = b.customer_id`` after ``JOIN b ON``, the non-aggregated select list
 after ``GROUP BY``).
 
-Always current, never slow: each session keeps a ``SchemaCache``; after DDL in any session (the
-service's ``schema_changed`` hook, or the process-wide write epoch moving) every cache is reloaded
-by one background worker while requests keep answering from what is known. Only the first use of
-a name (a table's columns the session never asked for) is a catalog round trip on a request.
+Always current, never slow: each session keeps a ``SchemaCache``. What a DDL statement creates,
+alters or drops is read from its text before it runs (``changes.change_of``) and patched into every
+session's cache, so the next request of every session offers it; after the statement (the service's
+``schema_changed`` hook, or the process-wide write epoch moving) one background worker reloads every
+cache while requests keep answering from what is known. Only the first use of a name (a table's
+columns the session never asked for, the tables of the database just USEd) is a catalog round trip
+on a request.
 """
 from __future__ import annotations
 
@@ -583,16 +586,6 @@ def _rank(found: Iterable[Candidate], prefix: str, limit: int = MAX_CANDIDATES) 
 def table_functions(cache: SchemaCache) -> list[Candidate]:
     known = {c.value.lower(): c.detail for c in _safe(cache.functions, [])}
     return [Candidate(name, "table function", known[name]) for name in TABLE_FUNCTIONS if name in known]
-
-
-def referenced_tables(statement: str) -> dict[str, str]:
-    """alias or table name (lower case) -> table name, for the tables after FROM/JOIN (and commas)."""
-    from gateway.features.completion.analysis import _token_sources
-    found: dict[str, str] = {}
-    for source in _token_sources(statement):
-        found[source.table.split(".")[-1].lower()] = source.table
-        found[source.alias.lower()] = source.table
-    return found
 
 
 def dictionary(cache: SchemaCache, columns_of=None) -> dict:

@@ -1,5 +1,5 @@
-"""The completion feature: schema-aware candidates per session, caches dropped when the catalog may
-have changed; its calls and REST route."""
+"""The completion feature: candidates from a parse of the statement, per-session caches patched from
+DDL statements and refreshed in the background after them; its calls and REST route."""
 from __future__ import annotations
 
 import logging
