@@ -78,7 +78,7 @@ def popup_ms(page, frame, before: str, key: str, expected: str) -> float:
     replace_text(page, frame, before)
     frame.evaluate(MEASURE_POPUP, expected)
     page.keyboard.type(key)
-    frame.wait_for_function("window.__popupMs !== null", timeout=15_000)
+    frame.wait_for_function("window.__popupMs !== null", timeout=60_000)
     return frame.evaluate("window.__popupMs")
 
 
@@ -150,7 +150,7 @@ def _cold(page, frame, i: int) -> float:
     page.keyboard.type("SELECT t")
     frame.evaluate(MEASURE_POPUP, "c1")
     page.keyboard.type(".")
-    frame.wait_for_function("window.__popupMs !== null", timeout=15_000)
+    frame.wait_for_function("window.__popupMs !== null", timeout=60_000)
     return frame.evaluate("window.__popupMs")
 
 
@@ -162,7 +162,7 @@ def _cte(page, frame, i: int) -> float:
     page.keyboard.type(f"WITH s AS (SELECT c1 AS picked_{i} FROM bench_t{i:04d}) SELECT s")
     frame.evaluate(MEASURE_POPUP, f"picked_{i}")
     page.keyboard.type(".")
-    frame.wait_for_function("window.__popupMs !== null", timeout=15_000)
+    frame.wait_for_function("window.__popupMs !== null", timeout=60_000)
     return frame.evaluate("window.__popupMs")
 
 

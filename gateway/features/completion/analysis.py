@@ -142,7 +142,7 @@ _PARSED = {"SELECT", "WITH", "INSERT", "FROM", "(", "UPDATE", "DELETE", "MERGE",
 
 def _expectation(site: Site, words: list[str], tokens: list) -> None:
     """Fill ``site.expect`` (and keywords, table) from the upper-case words before the cursor."""
-    w = [x for x in words]
+    w = words
     last = w[-1] if w else ""
     # DDL and utility statements: decided by their first words.
     head = w[:3]
@@ -178,16 +178,13 @@ def _expectation(site: Site, words: list[str], tokens: list) -> None:
             site.expect = "database"
         elif len(w) == 2 and w[1] == "CATALOG":
             site.expect = "catalog"
-        elif head[:2] == ["USE", "MODULES"]:
-            site.expect = "none"
         else:
-            site.expect = "none"
+            site.expect = "none"  # USE db x, USE MODULES a, b
         return
     if head[:1] in (["DESCRIBE"], ["DESC"]):
         rest = [x for x in w[1:] if x not in ("EXTENDED", "FORMATTED")]
         if not rest:
             site.expect, site.keywords = "relation", DESCRIBE_WORDS
-            site.ctes = []
         elif rest == ["TABLE"]:
             site.expect = "relation"
         elif rest[0] in ("DATABASE", "SCHEMA", "NAMESPACE") and len(rest) == 1:
@@ -196,8 +193,6 @@ def _expectation(site: Site, words: list[str], tokens: list) -> None:
             site.expect = "function"
         elif rest[0] == "CATALOG" and len(rest) == 1:
             site.expect = "catalog"
-        elif rest[0] == "QUERY":
-            return  # a query follows: the general rules below
         else:
             names = rest[1:] if rest[0] == "TABLE" else rest
             table = _name_from(tokens, names)
@@ -205,8 +200,7 @@ def _expectation(site: Site, words: list[str], tokens: list) -> None:
                 site.expect, site.table = "column_of", table
             else:
                 site.expect = "none"
-        if site.expect != "expression":
-            return
+        return
     if head[:2] in (["ALTER", "TABLE"], ["ALTER", "VIEW"]):
         if len(core) == 2:
             site.expect = "relation"
@@ -393,7 +387,9 @@ def _parse(statement: str, at: int, end: int) -> Optional[exp.Expression]:
     """Parse with the placeholder for ``statement[at:end]`` (the word being typed); repair unfinished
     text by cutting what follows and closing parentheses."""
     marked = statement[:at] + PLACEHOLDER
-    attempts = [marked + statement[end:]]
+    rest = statement[end:]
+    # A word glued to the cursor (``t.|FROM x``) starts after it: keep it out of the placeholder.
+    attempts = [marked + (" " if rest[:1].isalnum() or rest[:1] == "_" else "") + rest]
     tokens = _tokens(marked)
     if tokens is None:
         return None

@@ -428,6 +428,7 @@ def _relations_at(cache: SchemaCache, site: Site) -> list[Candidate]:
         return found
     found = [Candidate(c, "cte", "WITH") for c in site.ctes]
     found += _safe(lambda: cache.relations_matching(site.prefix), [])
+    found += [Candidate(k, "keyword") for k in site.keywords]  # DESCRIBE |: TABLE, FUNCTION, …
     found += [Candidate(d, "database") for d in _safe(cache.databases, [])]
     if site.tvf:
         found += table_functions(cache)

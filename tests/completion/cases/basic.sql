@@ -110,3 +110,7 @@ SELECT * FROM
 SELECT c.id,
        c.signup|
 FROM customers c
+-- expect: customer_id
+SELECT o.|FROM orders o
+-- expect: customer_id
+SELECT o.cu|stomer FROM orders o

@@ -219,3 +219,7 @@ DELETE FROM orders o WHERE o.st|
 DELETE FROM orders WHERE sta|
 -- expect: amount
 INSERT INTO orders SELECT * FROM orders o WHERE o.amo|
+-- expect: FUNCTION
+DESCRIBE FUNC|
+-- expect: QUERY
+DESCRIBE QUE|
