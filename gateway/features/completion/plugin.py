@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import logging
 
-from gateway.features.base import Feature
+from gateway.api.plugins import Feature
+from gateway.features.completion.api import CompletionApi
 from gateway.features.completion.completer import Completer
 from gateway.models import Candidate
 
@@ -13,6 +14,7 @@ log = logging.getLogger(__name__)
 
 class CompletionFeature(Feature):
     name = "completion"
+    api = CompletionApi
     description = ("Completion from a parse of the statement: tables, views, CTEs, columns, struct fields, "
                    "functions with signatures, keywords.")
 
