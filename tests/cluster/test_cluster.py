@@ -4,10 +4,9 @@ failure, jar UDFs (ADD JAR and USING JAR), every built-in module type, compiled 
 The cluster (tests/cluster/conftest.py) is started once for the whole package."""
 from __future__ import annotations
 
-import time
-
 import pytest
 
+from conftest import wait_for
 from jarbuild import build_jar, hive_udf_source, javac_available
 
 LONG_QUERY = "SELECT reflect('java.lang.Thread', 'sleep', CAST(1000 AS BIGINT)) FROM range(0, 100000, 1, 2)"
@@ -59,10 +58,11 @@ def test_a_large_fetch_from_the_executors(cluster_http, s):
 def test_cancel_stops_the_executors_tasks(cluster_http, s):
     op = cluster_http.execute(s, LONG_QUERY)
     assert cluster_http.wait_status(s, op, ("RUNNING",), 30) == "RUNNING"
-    time.sleep(1)  # tasks are on the executor
-    started = time.monotonic()
+    progress = f"/v2/sessions/{s}/operations/{op}/progress"
+    assert wait_for(lambda: cluster_http("GET", progress).body.get("runningTasks"), 60), "no task on the executor"
     assert cluster_http("POST", f"/v1/sessions/{s}/operations/{op}/cancel").body == {"status": "CANCELED"}
-    assert time.monotonic() - started < 10
+    assert wait_for(lambda: not cluster_http("GET", progress).body.get("runningTasks"), 60), \
+        "the executor's tasks still run after the cancel"
     assert ok(cluster_http, s, "SELECT 41 + 1") == [[42]]  # the session (and the one executor core) go on
 
 
