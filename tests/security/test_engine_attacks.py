@@ -193,12 +193,10 @@ def test_the_admin_may_reflect(users):
 
 def test_deeply_nested_comments_are_refused_before_spark_for_everyone(users):
     attack = "SELECT 1 " + "/*" * 50000 + "*/" * 50000  # 200 KB: minutes of Spark's lexer and 3 GB
-    for name in ("alice", "root"):
-        started = time.monotonic()
+    for name in ("alice", "root"):  # refused by the gateway's own check (its error class), so Spark never lexed it
         status, body = run(users, name, attack, timeout_s=60)
         assert status == 400 and body["error_class"] == "COMMENTS_TOO_DEEPLY_NESTED", body
         assert "50,000 deep" in body["root_cause"] and "statement.max_comment_nesting" in body["root_cause"]
-        assert time.monotonic() - started < 60
     status, body = run(users, "alice", "SELECT 1 " + "/*" * 32 + " fine " + "*/" * 32 + " + 1")
     assert status == 200 and rows(body) == [[2]], body
 
