@@ -113,6 +113,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("rest.token", "", "Bearer token every REST request must carry (empty: no token, loopback only)."),
     Setting("rest.max_request_bytes", 4 * 1024 * 1024, "Largest REST request body (JSON) accepted."),
     Setting("rest.max_upload_bytes", 128 * 1024 * 1024, "Largest jar accepted by the REST upload."),
+    Setting("rest.allowed_origins", [],
+            "Origins (https://host:port) of other web pages that may send POST, PUT, PATCH and DELETE to the REST "
+            "API from a browser; the API's own origin always may, every other origin gets 403 (docs/rest.md)."),
     Setting("auth.mode", "none",
             "Who may use the workbench: none (one user, loopback only), builtin (users and passwords in the "
             "store), proxy (a trusted reverse proxy's header names the user), oidc (Streamlit's st.login). "
