@@ -11,7 +11,7 @@ from gateway.errors import (ConfigurationError, GatewayError, InvalidRequestErro
                             InvalidTokenError, JavaNotFoundError, ObjectNotFoundError, OperationNotFoundError,
                             OperationStateError, ResourceError, SessionLimitError, SessionNotFoundError,
                             SqlExecutionError, StoreUnavailableError, AuthenticationError,
-                            PermissionDeniedError)
+                            PermissionDeniedError, TooManyLoginsError)
 from gateway.handles import OperationHandle, SessionHandle  # noqa: E402
 from gateway.identity import AdminOperation, AdminSession, ApiToken, Principal, UserInfo  # noqa: E402
 from gateway.models import (LOCAL_USER, Candidate, Column, EditorTab, FunctionDetail, FunctionInfo,  # noqa: E402
@@ -36,5 +36,5 @@ __all__ = [
     "OperationNotFoundError", "SessionLimitError", "InvalidStatementError", "InvalidTokenError",
     "InvalidRequestError", "ObjectNotFoundError", "OperationStateError", "SqlExecutionError", "ResourceError",
     "FeatureNotInstalledError", "PageSpec", "startup_completion_dictionary",
-    "Principal", "UserInfo", "ApiToken", "AdminSession", "AdminOperation", "AuthenticationError", "PermissionDeniedError",
+    "Principal", "UserInfo", "ApiToken", "AdminSession", "AdminOperation", "AuthenticationError", "PermissionDeniedError", "TooManyLoginsError",
 ]

@@ -187,8 +187,10 @@ class GatewayContract(Protocol):
     def whoami(self) -> Principal:
         """The caller: the principal of ``as_user``, or the local user."""
 
-    def authenticate_password(self, name: str, password: str) -> Principal:
-        """auth.mode builtin: the user whose password this is (AuthenticationError, 401, otherwise)."""
+    def authenticate_password(self, name: str, password: str, client: Optional[str] = None) -> Principal:
+        """auth.mode builtin: the user whose password this is (AuthenticationError, 401, otherwise).
+        ``client``: the caller's address; wrong ones in a row lock the name and the address a while
+        (TooManyLoginsError, 429; settings auth.login_*)."""
 
     def authenticate_token(self, token: str) -> Principal:
         """The user of a live API token (AuthenticationError for a wrong or revoked one)."""
