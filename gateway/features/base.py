@@ -123,6 +123,12 @@ class Feature:
     def check_statement(self, session, statement) -> None:
         pass
 
+    def preparers(self) -> Mapping[str, StatementHandler]:
+        """Slow work a kind of statement needs before it touches its session (a jar's download): run in
+        the worker after the guards but before the session's statement lock, so that the session's other
+        statements go on meanwhile. The handler then finds the work done."""
+        return {}
+
     def schema_changed(self, session) -> None:
         pass
 
