@@ -7,7 +7,7 @@ import zipfile
 
 import pytest
 
-from security.security_support import raw_status, users_server
+from security_support import raw_status, users_server
 
 
 @pytest.fixture(scope="module")

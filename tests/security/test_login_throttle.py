@@ -12,7 +12,7 @@ from conftest import wait_for
 from gateway import AuthenticationError, GatewayService, TooManyLoginsError
 from gateway.core.login_throttle import LoginThrottle
 from gateway.rest.server import process_gateway
-from security.security_support import PASSWORD, users_server
+from security_support import PASSWORD, users_server
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 LIMITS = dict(auth__login_max_failures=3, auth__login_lockout_s=1.0, auth__login_max_lockout_s=8.0)
