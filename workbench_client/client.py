@@ -128,7 +128,8 @@ class GatewayClient:
         self._ssl_context = ssl_context
         self._host = parsed.hostname
         self._port = parsed.port or (443 if self._https else 80)
-        self._headers = {"Accept": "application/json"}
+        # The custom header tells the server this is a program, not another site's web page (docs/rest.md).
+        self._headers = {"Accept": "application/json", "X-Workbench-Client": "workbench_client"}
         if token:
             self._headers["Authorization"] = f"Bearer {token}"
         self.timeout_s = timeout_s

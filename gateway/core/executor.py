@@ -54,6 +54,8 @@ class StatementRunner:
         self.handlers: dict[StatementKind, StatementHandler] = {}
         # Checks run before every statement, in the worker; one may refuse it by raising (jars).
         self.guards: list[Callable[[object, Statement], None]] = []
+        # Slow work before the session's lock (a jar's download), by kind (Feature.preparers).
+        self.preparers: dict[StatementKind, StatementHandler] = {}
 
     def register(self, kind: StatementKind, handler: StatementHandler) -> None:
         """Let the gateway handle a kind of statement itself (modules, jars, CTAS, plans)."""
@@ -87,6 +89,7 @@ class StatementRunner:
         current: Optional[Statement] = None
         bind_current(operation)  # handlers see their operation (atomic writes commit through it)
         try:
+            self._prepare(session, operation, statements)
             # Wait for the session's statement before (one at a time), but not past a cancel.
             while not session.run_lock.acquire(timeout=0.1):
                 if operation.status.is_terminal:
@@ -161,6 +164,17 @@ class StatementRunner:
             clear_job_group(spark)
             bind_current(None)
             operation.done.set()
+
+    def _prepare(self, session, operation: Operation, statements: list[Statement]) -> None:
+        """A slow download must not hold the session's other statements back (issue 27 item 11): the
+        preparers run before the lock, each statement checked by the guards first (a refused one does no work)."""
+        for statement in statements:
+            prepare = self.preparers.get(statement.kind)
+            if prepare is None or operation.status.is_terminal:
+                continue
+            for guard in self.guards:
+                guard(session, statement)
+            prepare(session, statement)
 
     @staticmethod
     def _feed(operation: Operation, batches: Iterable) -> int:
