@@ -110,25 +110,27 @@ def _holds_carried(data_type) -> bool:
     return False
 
 
-def _as_strings(column, data_type):
+def _as_strings(column, data_type, nested: bool = False):
     """``column`` with every value of a type Arrow cannot carry turned into its string, at any
     depth: ``CAST`` at the leaves, ``transform`` through arrays and maps, a rebuilt struct
-    (Spark refuses to cast ``ARRAY<VARIANT>`` to ``ARRAY<STRING>`` in one step)."""
+    (Spark refuses to cast ``ARRAY<VARIANT>`` to ``ARRAY<STRING>`` in one step). A VARIANT inside
+    another value is its JSON text (``to_json``), as Spark writes it in the string of the whole
+    (``[1, "s"]``); at the top level its ``CAST`` (a string variant without quotes)."""
     from pyspark.sql import functions as F
 
     if not _holds_carried(data_type):
         return column
     if carried_as_string(data_type):
-        return column.cast("string")
+        return F.to_json(column) if nested and isinstance(data_type, T.VariantType) else column.cast("string")
     if isinstance(data_type, T.ArrayType):
-        return F.transform(column, lambda element: _as_strings(element, data_type.elementType))
+        return F.transform(column, lambda element: _as_strings(element, data_type.elementType, True))
     if isinstance(data_type, T.MapType):
         if _holds_carried(data_type.keyType):
-            column = F.transform_keys(column, lambda key, _: _as_strings(key, data_type.keyType))
+            column = F.transform_keys(column, lambda key, _: _as_strings(key, data_type.keyType, True))
         if _holds_carried(data_type.valueType):
-            column = F.transform_values(column, lambda _, value: _as_strings(value, data_type.valueType))
+            column = F.transform_values(column, lambda _, value: _as_strings(value, data_type.valueType, True))
         return column
-    fields = [_as_strings(column.getField(f.name), f.dataType).alias(f.name) for f in data_type.fields]
+    fields = [_as_strings(column.getField(f.name), f.dataType, True).alias(f.name) for f in data_type.fields]
     return F.when(column.isNull(), F.lit(None)).otherwise(F.struct(*fields))
 
 
