@@ -71,11 +71,12 @@ def _text_of_micros(micros: int) -> str:
 
 
 def _zone_offset_micros(utc_micros: int, zone: str) -> int:
-    """The zone's offset at a UTC instant; before year 2 its earliest rule (local mean time)."""
+    """The zone's offset at a UTC instant; before year 2 its earliest rule (local mean time), after
+    9999-12-30 its rule then (datetime holds neither end)."""
     tz = ZoneInfo(zone)
-    floor = _micros_of_text("0002-01-01T00:00:00")
+    floor, ceiling = _micros_of_text("0002-01-01T00:00:00"), _micros_of_text("9999-12-30T00:00:00")
     instant = dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc) + dt.timedelta(
-        microseconds=max(utc_micros, floor))
+        microseconds=min(max(utc_micros, floor), ceiling))
     return int(instant.astimezone(tz).utcoffset() / dt.timedelta(microseconds=1))
 
 

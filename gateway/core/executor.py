@@ -115,7 +115,7 @@ class StatementRunner:
                 else:
                     df = self.dataframe(session, statement)
                 last = statement.index == len(statements) - 1
-                declared = df.schema if last and df is not None else None  # the types the client is told
+                declared = df.schema if df is not None else None  # the types the client is told
                 if declared is not None:  # intervals and VARIANT as Spark's strings: Arrow cannot carry them
                     df = carry_as_strings(df, declared)
                 # A projection of constants (SELECT 1) is computed in the driver: no job, no pool.

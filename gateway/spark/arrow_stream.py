@@ -169,7 +169,8 @@ def small_result(df, schema=None) -> pa.Table:
 
     Rows Spark already holds in the driver (a ``LocalTableScan``, a command's ``CommandResult``)
     are converted there without a job (~4 ms for ``SELECT 1``, less than ``collect()``); any other
-    plan is collected as Arrow in one job, as ``toArrow()`` does.
+    plan is collected as Arrow in one job, as ``toArrow()`` does. ``schema`` is not needed (the
+    JVM writes the Arrow schema with the rows); callers may still pass it.
     """
     if not supports(df.sparkSession, Capability.PARTITION_STREAM):
         return df.toArrow()  # the public API (Spark Connect): Arrow all the way
