@@ -449,8 +449,8 @@ def _native_column(column) -> list:
 def _native_by_parts(column) -> list:
     """``to_pylist()`` by child columns, for values it cannot convert at once: a zoned timestamp
     whose UTC instant is before year 1 (year 1 in a zone east of UTC) becomes an aware datetime
-    in its own zone (Arrow's ``local_timestamp``), at any depth; a value that is out of range
-    there too comes as its ISO text."""
+    in its own zone (Arrow's ``local_timestamp``), at any depth. A value out of datetime's range
+    in its zone too raises ``to_pylist()``'s error, as before."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -458,16 +458,10 @@ def _native_by_parts(column) -> list:
         column = column.combine_chunks()
     kind = column.type
     valid = column.is_valid().to_pylist()
-    if pa.types.is_timestamp(kind):
-        if kind.tz:
-            try:
-                tzinfo = pa.lib.string_to_tzinfo(kind.tz)
-                local = pc.local_timestamp(column).to_pylist()
-                return [None if v is None else v.replace(tzinfo=tzinfo) for v in local]
-            except (OverflowError, ValueError):
-                pass
-        text = column.cast(pa.timestamp("us")).cast(pa.string()).to_pylist()
-        return [None if v is None else v.replace(" ", "T") + ("Z" if kind.tz else "") for v in text]
+    if pa.types.is_timestamp(kind) and kind.tz:
+        tzinfo = pa.lib.string_to_tzinfo(kind.tz)
+        local = pc.local_timestamp(column).to_pylist()  # out of range here too: to_pylist()'s error
+        return [None if v is None else v.replace(tzinfo=tzinfo) for v in local]
     if pa.types.is_struct(kind):
         names = [kind.field(i).name for i in range(kind.num_fields)]
         children = [_native_column(child) for child in column.flatten()]
