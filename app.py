@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from gateway import GatewayContract, GatewayError, GatewayService, PageSpec, SessionNotFoundError
+from gateway import LOCAL_PRINCIPAL, GatewayContract, GatewayError, GatewayService, PageSpec, SessionNotFoundError
 from gateway.rest import process_gateway
 from ui import startup
 from ui.login import served, user_gateway
@@ -46,11 +46,12 @@ def build_gateway() -> GatewayContract:
     """
     # The launcher (launch.py) may have built it already, with the REST API (rest.enabled) beside it.
     gateway = process_gateway(GatewayService)
-    warm_up = gateway.open_session(name="warm-up")
+    process = gateway.as_user(LOCAL_PRINCIPAL)  # the process's own warm-up, by name (no call goes without a user)
+    warm_up = process.open_session(name="warm-up")
     try:
-        gateway.list_databases(warm_up)
+        process.list_databases(warm_up)
     finally:
-        gateway.close_session(warm_up)
+        process.close_session(warm_up)
     return gateway
 
 

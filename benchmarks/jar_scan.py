@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import pyspark  # noqa: E402
 
 from gateway.features.jars.store import JarStore, udf_classes, validate_archive  # noqa: E402
-from gateway.features.jars.feature import function_calls  # noqa: E402
+from gateway.features.jars.resources import function_calls  # noqa: E402
 
 JARS = Path(pyspark.__file__).resolve().parent / "jars"
 

@@ -1,31 +1,46 @@
 """The embedded SQL gateway over PySpark (FLIP-91, translated to Spark). No Streamlit here.
 
-Front ends import only what this package exports: the contract (``GatewayContract``), its value
-types and errors, the configuration, and ``GatewayService`` to start one.
+Front ends import only what this package exports: the API (``gateway.api``: sectioned protocols, value
+types, the error family), the whole contract (``GatewayContract``), the configuration, and
+``GatewayService`` to start one. The last three load on first use, so that ``import gateway.api`` needs
+neither pyspark nor the implementation.
 """
-__version__ = "0.1.0"
+from gateway.api import (LOCAL_PRINCIPAL, AdminOperation, AdminSession, ApiToken, AuthenticationError, Candidate,
+                         Column, ConfigurationError, EditorTab, FeatureNotInstalledError, FunctionDetail,
+                         FunctionInfo, FunctionKind, FunctionOrigin, GatewayError, HistoryEntry, HistoryStatus,
+                         InvalidRequestError, InvalidStatementError, InvalidTokenError, JarInfo, JavaNotFoundError,
+                         JobProgress, LOCAL_USER, ModuleInfo, ModuleTypeInfo, ObjectNotFoundError,
+                         OperationHandle, OperationInfo, OperationNotFoundError, OperationProgress,
+                         OperationStateError, OperationStatus, OperationType, PageSpec, PermissionDeniedError,
+                         Principal, PropertySpec, ResourceError, ResultSet, ResultType, SavedQuery,
+                         SessionHandle, SessionLimitError, SessionNotFoundError, SqlExecutionError, StageProgress,
+                         StatementText, StoreUnavailableError, TableDetail, TableInfo, TableKind, UdfClass,
+                         UserInfo)
+from gateway.config import WorkbenchConfig, is_loopback, load_config
+from gateway.version import __version__
 
-from gateway.config import WorkbenchConfig, is_loopback, load_config  # noqa: E402
-from gateway.contract import GatewayContract  # noqa: E402
-from gateway.errors import (ConfigurationError, GatewayError, InvalidRequestError, InvalidStatementError,  # noqa: E402
-                            InvalidTokenError, JavaNotFoundError, ObjectNotFoundError, OperationNotFoundError,
-                            OperationStateError, ResourceError, SessionLimitError, SessionNotFoundError,
-                            SqlExecutionError, StoreUnavailableError, AuthenticationError,
-                            PermissionDeniedError)
-from gateway.handles import OperationHandle, SessionHandle  # noqa: E402
-from gateway.identity import AdminOperation, AdminSession, ApiToken, Principal, UserInfo  # noqa: E402
-from gateway.models import (LOCAL_USER, Candidate, Column, EditorTab, FunctionDetail, FunctionInfo,  # noqa: E402
-                            FunctionKind, FunctionOrigin, HistoryEntry, HistoryStatus, JarInfo, JobProgress,
-                            ModuleInfo, ModuleTypeInfo, OperationInfo, OperationProgress, OperationStatus,
-                            OperationType, PropertySpec, ResultSet, ResultType, SavedQuery, StageProgress,
-                            StatementText, TableDetail, TableInfo, TableKind, UdfClass)
-from gateway.features.base import FeatureNotInstalledError, PageSpec  # noqa: E402
-from gateway.core.service import GatewayService  # noqa: E402
-# Completion before a gateway exists: the editor takes typing while Spark starts.
-from gateway.features.completion.completer import keyword_dictionary as startup_completion_dictionary  # noqa: E402
+_LAZY = {
+    "GatewayService": ("gateway.core.service", "GatewayService"),
+    "GatewayContract": ("gateway.contract", "GatewayContract"),
+    # Completion before a gateway exists: the editor takes typing while Spark starts.
+    "startup_completion_dictionary": ("gateway.features.completion.completer", "keyword_dictionary"),
+}
+
+
+def __getattr__(name: str):
+    """The implementation, the whole contract and the completer load when first asked for (PEP 562)."""
+    if name not in _LAZY:
+        raise AttributeError(f"module 'gateway' has no attribute {name!r}")
+    import importlib
+
+    module, attribute = _LAZY[name]
+    value = getattr(importlib.import_module(module), attribute)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
-    "GatewayContract", "GatewayService", "WorkbenchConfig", "load_config", "is_loopback",
+    "__version__", "GatewayContract", "GatewayService", "WorkbenchConfig", "load_config", "is_loopback",
     "SessionHandle", "OperationHandle",
     "OperationStatus", "OperationType", "ResultType", "ResultSet", "OperationInfo", "Column", "StatementText",
     "OperationProgress", "JobProgress", "StageProgress", "Candidate",
@@ -36,5 +51,6 @@ __all__ = [
     "OperationNotFoundError", "SessionLimitError", "InvalidStatementError", "InvalidTokenError",
     "InvalidRequestError", "ObjectNotFoundError", "OperationStateError", "SqlExecutionError", "ResourceError",
     "FeatureNotInstalledError", "PageSpec", "startup_completion_dictionary",
-    "Principal", "UserInfo", "ApiToken", "AdminSession", "AdminOperation", "AuthenticationError", "PermissionDeniedError",
+    "Principal", "LOCAL_PRINCIPAL", "UserInfo", "ApiToken", "AdminSession", "AdminOperation",
+    "AuthenticationError", "PermissionDeniedError",
 ]

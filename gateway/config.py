@@ -13,22 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from gateway.api.plugins import Setting, feature_settings
 from gateway.errors import ConfigurationError
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CONFIG_FILE = PROJECT_ROOT / "workbench.toml"
 CONFIG_ENV = "WORKBENCH_CONFIG"
-
-
-@dataclass(frozen=True)
-class Setting:
-    key: str  # dotted: section.name
-    default: Any
-    help: str
-
-    @property
-    def env(self) -> str:
-        return "WORKBENCH_" + self.key.replace(".", "_").upper()
 
 
 # Core's settings; each feature declares its own (``Feature.settings``), see ``all_settings``.
@@ -170,7 +160,6 @@ def auth_mode(config: "WorkbenchConfig") -> str:
 
 def all_settings() -> tuple[Setting, ...]:
     """Core's settings and those of every installed feature, each declared once."""
-    from gateway.features.base import feature_settings  # features plug in their settings here
     settings = SETTINGS + tuple(feature_settings())
     keys = [s.key for s in settings]
     duplicated = sorted({k for k in keys if keys.count(k) > 1})

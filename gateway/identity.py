@@ -1,85 +1,47 @@
-"""Who is calling: the principal a front end authenticated, and the gateway seen as that user.
+"""Who is calling: the principal of the call in progress (a context variable of the calling thread).
 
 A front end authenticates a caller (REST: a bearer token or a trusted proxy header; the UI: a login)
-and then calls the gateway through ``gateway.as_user(principal)``: every call made through that view
-runs with the principal set (a context variable of the calling thread), and the gateway's sessions
+and then calls the gateway through ``gateway.as_user(principal)``; the boundary
+(``gateway/core/boundary.py``) runs every call with its principal set, and the gateway's sessions
 check it. A session belongs to the user who opened it; another user's handle answers
-``SessionNotFoundError`` (HTTP 404), as if it did not exist. Calls made on the gateway itself, with
-no principal set (in-process code, tests, the gateway's own workers), are not checked.
+``SessionNotFoundError`` (HTTP 404), as if it did not exist. A check that finds no principal refuses
+(fail closed); the gateway's own work on every user's sessions (admin calls, the journal, shutdown)
+runs as ``EVERY_USER``, by name.
 """
 from __future__ import annotations
 
 import contextlib
 import contextvars
-import functools
-import inspect
-import datetime as dt
-from dataclasses import dataclass
-from typing import Any, Iterator, Optional
+from typing import Iterator, Optional
 
+from gateway.api.identity import (LOCAL_PRINCIPAL, AdminOperation, AdminSession, ApiToken,  # noqa: F401
+                                  Principal, UserInfo)
 from gateway.config import AUTH_MODES  # noqa: F401 - re-exported
+from gateway.errors import AuthenticationError
 
-
-@dataclass(frozen=True)
-class Principal:
-    """An authenticated user: the name their sessions, workspace and history are filed under."""
-
-    name: str
-    admin: bool = False
-
-
-@dataclass(frozen=True)
-class UserInfo:
-    """A user the store knows (``list_users``)."""
-
-    name: str
-    admin: bool
-    has_password: bool
-    created_at: dt.datetime
-
-
-@dataclass(frozen=True)
-class ApiToken:
-    """A REST API token of a user; the token itself is shown once, when it is made."""
-
-    token_id: str
-    user: str
-    label: str
-    created_at: dt.datetime
-    last_used_at: Optional[dt.datetime]
-    revoked_at: Optional[dt.datetime]
-
-
-@dataclass(frozen=True)
-class AdminOperation:
-    """An operation that has not ended, as the admin page shows it."""
-
-    operation_handle: str
-    status: str
-    statement: str
-    age_s: float
-    progress: Optional[float]  # fraction of the Spark tasks done, None before any job
-    progress_summary: str
-
-
-@dataclass(frozen=True)
-class AdminSession:
-    """A session of any user, as the admin page shows it."""
-
-    session_handle: str
-    name: str
-    user: str
-    age_s: float
-    idle_s: float
-    operations: list[AdminOperation]
-
+# The gateway itself acting on any user's session (admin calls, the journal, shutdown): seen by identity,
+# never by name, so that no user can be it.
+EVERY_USER = Principal("(every user: the gateway itself)", admin=True)
 
 _current: contextvars.ContextVar[Optional[Principal]] = contextvars.ContextVar("workbench_principal", default=None)
 
 
 def current_principal() -> Optional[Principal]:
-    """The principal of the call in progress, or None for an unchecked in-process call."""
+    """The principal of the call in progress, or None outside any call."""
     return _current.get()
+
+
+def required_principal(doing: str) -> Principal:
+    """The principal of the call in progress; none is refused (fail closed)."""
+    principal = _current.get()
+    if principal is None:
+        raise AuthenticationError(f"{doing} needs a user, and this call has none: call the gateway through "
+                                  f"gateway.as_user(principal) (auth.mode none: its single user, LOCAL_PRINCIPAL)")
+    return principal
+
+
+def sees_every_user(principal: Optional[Principal]) -> bool:
+    return principal is EVERY_USER
 
 
 @contextlib.contextmanager
@@ -89,44 +51,3 @@ def acting_as(principal: Optional[Principal]) -> Iterator[None]:
         yield
     finally:
         _current.reset(token)
-
-
-class UserGateway:
-    """The gateway as one user sees it: the same calls, each run with ``principal`` set."""
-
-    def __init__(self, gateway: Any, principal: Principal) -> None:
-        self._gateway = gateway
-        self.principal = principal
-
-    def __getattr__(self, name: str) -> Any:
-        target = getattr(self._gateway, name)
-        if not callable(target):
-            return target
-        principal = self.principal
-
-        @functools.wraps(target)
-        def call(*args, **kwargs):
-            with acting_as(principal):
-                result = target(*args, **kwargs)
-            if inspect.isgenerator(result):
-                return _generator_as(result, principal)
-            return result
-
-        return call
-
-    def as_user(self, principal: Principal) -> "UserGateway":
-        return self._gateway.as_user(principal)
-
-    def __repr__(self) -> str:
-        return f"UserGateway({self.principal.name!r}{', admin' if self.principal.admin else ''})"
-
-
-def _generator_as(generator, principal: Principal):
-    """A generator whose every step runs as ``principal`` (iter_results pages lazily)."""
-    while True:
-        with acting_as(principal):
-            try:
-                item = next(generator)
-            except StopIteration:
-                return
-        yield item

@@ -10,6 +10,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+# The test plugin of this checkout (the shared venv installs it from the main checkout, in editable mode),
+# here and in the Pythons tests start (a gateway in a new process, the Streamlit server).
+_PLUGIN = str(ROOT / "tests" / "plugins" / "wb_test_module")
+sys.path.insert(0, _PLUGIN)
+os.environ["PYTHONPATH"] = os.pathsep.join([_PLUGIN, *filter(None, [os.environ.get("PYTHONPATH")])])
 
 from gateway import GatewayService, load_config  # noqa: E402
 
@@ -26,7 +31,7 @@ def config(data_dir):
         spark__master="local[2]",
         spark__conf={"spark.sql.shuffle.partitions": "2", "spark.driver.memory": "2g"},
         session__idle_timeout_s=0,
-        session__restore=False,  # gateways of one run share a store; tests/test_journal.py turns it on
+        session__restore=False,  # gateways of one run share a store; tests/gateway/core/test_journal.py turns it on
         result__buffer_max_rows=20_000,
         result__buffer_max_bytes=8 * 1024 * 1024,
     )
@@ -48,6 +53,17 @@ def postgres_server():
     server = PostgresServer().start()
     yield server
     server.stop()
+
+
+@pytest.fixture(autouse=True)
+def as_local_user():
+    """Tests call the gateway in process as the single local user of auth.mode none, by name: code that
+    reaches past the API (``gateway.sessions.get``) needs a principal too, since a lookup without one is
+    refused (fail closed). A test of that refusal steps out with ``acting_as(None)``."""
+    from gateway.identity import LOCAL_PRINCIPAL, acting_as
+
+    with acting_as(LOCAL_PRINCIPAL):
+        yield
 
 
 @pytest.fixture(scope="session")

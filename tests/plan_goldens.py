@@ -1,6 +1,6 @@
 """Golden plan files: compile each tests/golden/plans/*.sql and compare with its .json.
 
-Shared by tests/test_plans.py and ``python -m tests.regen_golden_plans`` (which reruns the
+Shared by tests/gateway/features/plans/test_plans.py and ``python -m tests.regen_golden_plans`` (which reruns the
 golden test with UPDATE_GOLDEN_PLANS=1, so regenerated files come from the same setup).
 """
 from __future__ import annotations

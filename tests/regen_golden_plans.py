@@ -14,5 +14,5 @@ ROOT = Path(__file__).resolve().parent.parent
 
 if __name__ == "__main__":
     env = dict(os.environ, UPDATE_GOLDEN_PLANS="1")
-    command = [str(ROOT / "run-tests"), "tests/test_plans.py", "-q", "-k", "golden", *sys.argv[1:]]
+    command = [str(ROOT / "run-tests"), "tests/gateway/features/plans/test_plans.py", "-q", "-k", "golden", *sys.argv[1:]]
     sys.exit(subprocess.call(command, cwd=ROOT, env=env))

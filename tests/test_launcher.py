@@ -105,7 +105,7 @@ def _websocket_status(port: int, host: str) -> bytes:
 
 def test_on_loopback_the_ui_refuses_a_foreign_host_header(tmp_path):
     """DNS rebinding: a page of another site whose name resolves to 127.0.0.1 must not reach the UI's app
-    stream (the REST API refuses such a Host header too: tests/test_rest_users.py)."""
+    stream (the REST API refuses such a Host header too: tests/gateway/rest/test_rest_users.py)."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("WORKBENCH_", "STREAMLIT_"))}
     env.update(WORKBENCH_DATA_DIR=str(tmp_path))

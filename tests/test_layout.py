@@ -166,3 +166,54 @@ def test_ui_and_pages_build_no_sql_text():
         if path.parent != ROOT:  # ui/ and pages/
             problems += sql_building_violations(path.read_text(), str(path.relative_to(ROOT)))
     assert problems == [], "\n".join(problems)
+
+
+# -- (c) what gateway/rest imports ---------------------------------------------------------------------
+
+# REST is a front end: the API, the contract and their value types, the configuration, REST's own modules,
+# and a feature's own ``api``; nothing of core, spark, store nor a feature's internals.
+REST_ALLOWED = re.compile(r"^gateway(\.(api(\..+)?|contract|errors|models|handles|identity|config|version|rest(\..+)?"
+                          r"|features\.\w+\.(api|schemas)))?$")
+
+
+def rest_import_violations(source: str, filename: str) -> list[str]:
+    problems = []
+    for node in ast.walk(ast.parse(source, filename)):
+        if isinstance(node, ast.Import):
+            modules = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            modules = [node.module]
+            if node.module == "gateway":
+                modules += [f"gateway.{a.name}" for a in node.names if a.name in GATEWAY_SUBMODULES]
+        else:
+            continue
+        problems += [f"{_where(filename, node)}: imports {m}; REST uses the gateway's API only (gateway.api, the "
+                     f"contract, value types)" for m in modules if m.startswith("gateway") and not REST_ALLOWED.match(m)]
+    return problems
+
+
+@pytest.mark.parametrize("source, line", [
+    ("from gateway.core.service import GatewayService\n", 1),
+    ("import os\nfrom gateway.spark.root import get_or_create_root\n", 2),
+    ("from gateway import core\n", 1),
+    ("from gateway.features.jars.store import JarStore\n", 1),
+    ("from gateway.store import WorkbenchStore\n", 1),
+])
+def test_rest_import_check_reports_an_internal(source, line):
+    assert [p.split(": ")[0] for p in rest_import_violations(source, "route.py")] == [f"route.py:{line}"]
+
+
+def test_rest_import_check_lets_the_api_through():
+    source = ("from gateway import GatewayContract\nfrom gateway.api import Principal\nfrom gateway.rest.deps import "
+              "service_of\nfrom gateway.features.jars.api import JarsApi\nfrom gateway.errors import GatewayError\n")
+    assert rest_import_violations(source, "route.py") == []
+
+
+def rest_files() -> list[Path]:
+    return sorted([*(ROOT / "gateway" / "rest").rglob("*.py"), *(ROOT / "gateway" / "features").glob("*/rest.py")])
+
+
+def test_rest_imports_only_the_api():
+    problems = [p for path in rest_files()
+                for p in rest_import_violations(path.read_text(), str(path.relative_to(ROOT)))]
+    assert not problems, "\n".join(problems)

@@ -1,6 +1,6 @@
 """Who uses this browser session: the login, by auth.mode (docs/users.md).
 
-- ``none``: nobody logs in; the gateway is used as it is (the single local user).
+- ``none``: nobody logs in; the single local user (``LOCAL_PRINCIPAL``) uses the gateway.
 - ``builtin``: a login form; the user's identity then lives in this browser session
   (``st.session_state``) until it logs out or the tab is closed. A reload asks again.
 - ``proxy``: the user named in ``auth.proxy_header`` of the browser's connection, believed only
@@ -18,7 +18,7 @@ from typing import Optional
 
 import streamlit as st
 
-from gateway import AuthenticationError, GatewayContract, GatewayError, Principal, is_loopback
+from gateway import LOCAL_PRINCIPAL, AuthenticationError, GatewayContract, GatewayError, Principal, is_loopback
 
 PRINCIPAL = "principal"
 
@@ -27,7 +27,7 @@ def user_gateway(gateway: GatewayContract) -> GatewayContract:
     mode = str(gateway.get_setting("auth.mode")).strip().lower()
     if mode == "none":
         _refuse_open_bind()
-        return gateway
+        return gateway.as_user(LOCAL_PRINCIPAL)
     principal = _principal(gateway, mode)
     if principal is None:
         st.stop()

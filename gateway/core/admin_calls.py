@@ -2,17 +2,19 @@
 close any, and the per-user limits (sessions, concurrent statements). A mixin of ``GatewayService``.
 
 Admin calls need an admin principal (or none: in process); they act on another user's session by
-stepping outside the ownership check (``acting_as(None)``) for that one call.
+acting as ``EVERY_USER`` (the gateway itself) for that one call.
 """
 from __future__ import annotations
 
+import logging
 import time
 
 from gateway.errors import SessionLimitError
-from gateway.identity import AdminOperation, AdminSession, acting_as, current_principal
+from gateway.identity import EVERY_USER, AdminOperation, AdminSession, acting_as, current_principal, sees_every_user
 from gateway.models import OperationStatus
 
-ADMIN_CALLS = ("admin_list_sessions", "admin_cancel_operation", "admin_close_session")
+log = logging.getLogger(__name__)
+
 _ACTIVE = (OperationStatus.INITIALIZED, OperationStatus.PENDING, OperationStatus.RUNNING)
 
 
@@ -31,6 +33,7 @@ class AdminCalls:
                     progress = operation_progress(op)
                     fraction, summary = progress.fraction, progress.summary()
                 except Exception:  # noqa: BLE001 - a finished job may vanish meanwhile; the list still answers
+                    log.debug("the progress of an operation could not be read", exc_info=True)
                     fraction, summary = None, "progress unknown"
                 operations.append(AdminOperation(str(op.handle), op.status.value, op.statement,
                                                  round(now - op.submitted_at, 1), fraction, summary))
@@ -41,19 +44,19 @@ class AdminCalls:
 
     def admin_cancel_operation(self, session, operation) -> None:
         self._require_admin("canceling another user's statement")
-        with acting_as(None):
+        with acting_as(EVERY_USER):
             self.cancel_operation(session, operation)
 
     def admin_close_session(self, session) -> None:
         self._require_admin("closing another user's session")
-        with acting_as(None):
+        with acting_as(EVERY_USER):
             self.close_session(session)
 
     # -- per-user limits (auth on; checked by the service before it opens or submits) ---------------
 
     def _check_session_limit(self) -> None:
         caller, limit = current_principal(), int(self.config["auth.max_sessions_per_user"])
-        if caller is None or limit <= 0:
+        if caller is None or sees_every_user(caller) or self.auth_mode == "none" or limit <= 0:
             return
         open_now = sum(1 for s in self.sessions.list() if s.user == caller.name)
         if open_now >= limit:
@@ -63,7 +66,8 @@ class AdminCalls:
 
     def _check_running_limit(self, session) -> None:
         limit = int(self.config["auth.max_running_per_user"])
-        if limit <= 0 or current_principal() is None:
+        caller = current_principal()
+        if limit <= 0 or caller is None or sees_every_user(caller) or self.auth_mode == "none":
             return
         running = sum(1 for s in self.sessions.list() if s.user == session.user
                       for op in self.operations.of_session(s.handle) if op.status in _ACTIVE)

@@ -178,7 +178,7 @@ class HealthWatchdog:
             try:
                 self.operations.fail(operation, error)
             except Exception:  # noqa: BLE001 - tell every operation we can
-                pass
+                log.debug("an operation could not be told the engine is down", exc_info=True)
         if self.exit_after_s > 0:
             timer = threading.Timer(self.exit_after_s, self._exit, args=(ENGINE_DIED_EXIT,))
             timer.daemon = True

@@ -11,15 +11,9 @@ from __future__ import annotations
 from typing import Optional
 
 from gateway.config import auth_mode
-from gateway.errors import AuthenticationError, InvalidRequestError, PermissionDeniedError
-from gateway.identity import ApiToken, Principal, UserGateway, UserInfo, current_principal
-from gateway.models import LOCAL_USER
+from gateway.errors import AuthenticationError, InvalidRequestError, ObjectNotFoundError, PermissionDeniedError
+from gateway.identity import LOCAL_PRINCIPAL, ApiToken, Principal, UserInfo, required_principal
 from gateway.store import WorkbenchStore
-
-IDENTITY_CALLS = ("as_user", "whoami", "authenticate_password", "authenticate_token", "authenticate_trusted",
-                  "create_api_token", "list_api_tokens", "revoke_api_token", "list_users", "add_user",
-                  "remove_user", "set_user_admin")
-
 
 class IdentityCalls:
     store: WorkbenchStore
@@ -28,9 +22,16 @@ class IdentityCalls:
     def auth_mode(self) -> str:
         return auth_mode(self.config)
 
+    def default_principal(self, doing: str) -> Principal:
+        """The caller of a call made without ``as_user``: auth.mode none's single user; otherwise refused."""
+        if self.auth_mode == "none":
+            return LOCAL_PRINCIPAL
+        raise AuthenticationError(f"{doing} needs a user: auth.mode is {self.auth_mode!r} and this call has none; "
+                                  f"authenticate the caller and call through gateway.as_user(principal)")
+
     def _caller(self) -> Principal:
-        """Who is calling: the principal set by a front end, else the single local user (an admin)."""
-        return current_principal() or Principal(LOCAL_USER, admin=True)
+        """Who is calling: the principal the boundary set (never absent inside a call)."""
+        return required_principal("this call")
 
     def _require_admin(self, doing: str) -> Principal:
         caller = self._caller()
@@ -39,10 +40,12 @@ class IdentityCalls:
                                         f"you one (`python -m gateway users set-admin {caller.name}`)")
         return caller
 
-    def as_user(self, principal: Principal):
-        if not isinstance(principal, Principal):
+    def as_user(self, principal: Optional[Principal]):
+        if principal is not None and not isinstance(principal, Principal):
             raise InvalidRequestError(f"as_user takes a Principal, got {type(principal).__name__}")
-        return UserGateway(self, principal)
+        from gateway.contract import GatewayContract
+        from gateway.core.boundary import facade
+        return facade(self, principal, (GatewayContract,))
 
     def whoami(self) -> Principal:
         return self._caller()
@@ -96,7 +99,6 @@ class IdentityCalls:
 
     def _own_workspace(self, user: str) -> None:
         """A workspace call names its user; with a principal it must be the caller's own."""
-        caller = current_principal()
-        if caller is not None and isinstance(user, str) and user.strip() != caller.name:
-            from gateway.errors import ObjectNotFoundError
+        caller = self._caller()
+        if isinstance(user, str) and user.strip() != caller.name:
             raise ObjectNotFoundError(f"user {user!r} has no workspace you can see; yours is {caller.name!r}")

@@ -133,6 +133,7 @@ class Operation:
         try:
             job_ids = list(spark.sparkContext.statusTracker().getJobIdsForGroup(self.job_group))
         except Exception:
+            log.debug("the job ids could not be read", exc_info=True)
             job_ids = []
         return OperationInfo(
             status=self._status, type=self.type,
@@ -148,6 +149,7 @@ def _ui_links(spark, job_ids: list[int]) -> dict:
     try:
         url, pages = job_links(spark, job_ids)
     except Exception:  # noqa: BLE001 - like the job ids above: a stopped context answers without links
+        log.debug("the Spark UI links could not be read", exc_info=True)
         return {}
     return {"spark_ui_url": url, "job_urls": pages}
 
@@ -292,6 +294,7 @@ class OperationManager:
             try:
                 operation.session.spark.sparkContext.cancelJobGroup(operation.job_group)
             except Exception:  # Spark may be stopping; the state change still holds
+                log.debug("Spark is stopping; the operation's state change holds", exc_info=True)
                 return
             if operation.done.wait(0.1):
                 return

@@ -41,6 +41,8 @@ class ResultFetcher:
         self.peak_bytes = 0
         self.rows_produced = 0
         self.rows_fetched = 0
+        # Set while the producer waits for room (the buffer is at its bound): what a test waits on.
+        self.producer_waiting = threading.Event()
 
     # -- producer side ------------------------------------------------------------------------
 
@@ -65,7 +67,9 @@ class ResultFetcher:
             while self._closed_reason is None and self.buffered_rows > 0 and (
                     self.buffered_rows + batch.num_rows > self.max_rows
                     or self.buffered_bytes + size > self.max_bytes):
+                self.producer_waiting.set()
                 self._cond.wait()
+            self.producer_waiting.clear()
             if self._closed_reason is not None:
                 return False
             self._batches.append(batch)

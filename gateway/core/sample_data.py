@@ -5,9 +5,13 @@ enough to create in a few seconds, and deterministic so examples and tests can r
 """
 from __future__ import annotations
 
+import logging
+
 from gateway.core.catalog import quote
 from gateway.errors import OperationStateError, SqlExecutionError
 from gateway.models import ResultType
+
+log = logging.getLogger(__name__)
 
 SAMPLE_DATABASE = "sample"
 
@@ -58,5 +62,5 @@ def create_sample_database(service, session, database: str = SAMPLE_DATABASE, ti
         try:
             service.close_operation(session, operation)
         except Exception:
-            pass
+            log.debug("a sample statement's operation could not be closed", exc_info=True)
     return list(_TABLES)

@@ -1,50 +1,51 @@
-"""GatewayService: a thin facade. Find the session, delegate, wrap unexpected errors.
+"""GatewayService: a thin facade. Find the session, delegate; the boundary wraps every call.
 
-Core implements the sessions, operations, statements and catalog sections of the contract
-(``gateway.contract``); the features found through entry points (``gateway.features.base``)
-implement theirs, and plug their statement handlers, guards and session hooks into the core.
-The service is also each feature's host (``FeatureHost``).
+Core implements the sections of ``gateway.api`` (sessions, operations, catalog, workspace, identity,
+engine info); the features found through entry points (``gateway.api.plugins``) implement their own
+protocols, and plug their statement handlers, guards and session hooks into the core. Every call of
+every protocol passes one boundary (``gateway/core/boundary.py``), applied by the class decorator below:
+principal, engine health, errors mapped once. The service is also each feature's host (``FeatureHost``).
 """
 from __future__ import annotations
 
 import contextlib
-import functools
 import logging
 import platform
 import threading
 import time
 from typing import Any, Callable, Iterator, Optional
 
-from gateway import __version__
+from gateway.version import __version__
 from gateway.core.editor_calls import EditorCalls
 from gateway.config import WorkbenchConfig, load_config
-from gateway.contract import GatewayContract
+from gateway.api import CORE_SECTIONS, protocol_calls
+from gateway.api.plugins import Feature, PageSpec, feature_classes
+from gateway.contract import FEATURE_SECTIONS
+from gateway.core.boundary import boundary, mapped, plugin_gateway_class
 from gateway.core import data_lock
-from gateway.core.admin_calls import ADMIN_CALLS, AdminCalls
+from gateway.core.admin_calls import AdminCalls
 from gateway.core.catalog import CatalogBrowser
 from gateway.core.executor import StatementRunner
 from gateway.core.stream_budget import StreamBudget
 from gateway.core.freshness import WRITES
 from gateway.core.health import ENGINE, HealthWatchdog
 from gateway.core.history import StatementHistory
-from gateway.core.journal import SessionJournal
-from gateway.core.identity_calls import IDENTITY_CALLS, IdentityCalls
+from gateway.core.session_journal import SessionJournal
+from gateway.core.identity_calls import IdentityCalls
 from gateway.core.operations import Operation, OperationManager
 from gateway.core.progress import operation_progress
 from gateway.core.restrictions import Restrictions
 from gateway.core.results import ResultFetcher
 from gateway.core.sample_data import SAMPLE_DATABASE, create_sample_database
-from gateway.core.serialization import error_json
 from gateway.core.sessions import Session, SessionManager
 from gateway.core.statements import changes_schema, configure_kinds
-from gateway.core.workspace_calls import WORKSPACE_CALLS, WorkspaceCalls
-from gateway.errors import (BusyError, EngineDownError, GatewayError, InternalError, InvalidRequestError, InvalidStatementError,
+from gateway.core.workspace_calls import WorkspaceCalls
+from gateway.api.plugins import FeatureNotInstalledError
+from gateway.errors import (BusyError, ConfigurationError, GatewayError, InvalidRequestError, InvalidStatementError,
                             OperationStateError, SqlExecutionError)
-from gateway.features.base import Feature, FeatureNotInstalledError, PageSpec, feature_classes
 from gateway.handles import OperationHandle, SessionHandle
 from gateway.models import (MAX_TIMEOUT_MS, Column, FunctionDetail, FunctionInfo, FunctionKind, OperationInfo, OperationProgress,
                             OperationStatus, OperationType, ResultSet, ResultType, TableDetail, TableInfo, TableKind)
-from gateway.spark.errors import is_engine_failure
 from gateway.spark.jobs import ui_url
 from gateway.spark.liveness import driver_heap_max
 from gateway.spark.root import get_or_create_root
@@ -53,40 +54,8 @@ from gateway.store import WorkbenchStore, default_url
 log = logging.getLogger(__name__)
 
 
-def _wrapped(method, name: Optional[str] = None):
-    """Let GatewayErrors through; a Spark failure becomes a SqlExecutionError with Spark's details;
-    anything else is a bug of ours: logged with its stack, and an InternalError (HTTP 500)."""
-    label = name or method.__name__
-
-    @functools.wraps(method)
-    def call(*args, **kwargs):
-        ENGINE.check()  # the driver JVM died: every call says so (503)
-        try:
-            return method(*args, **kwargs)
-        except GatewayError:
-            raise
-        except Exception as exc:
-            raise _mapped(exc, f"{label} failed") from exc
-
-    return call
-
-
-def _mapped(exc: Exception, doing: str) -> GatewayError:
-    """The one decision between a Spark failure and a bug of ours (the mapping itself: gateway/spark/errors.py)."""
-    if ENGINE.lost_by(exc):  # the driver JVM is gone: 503, not a SQL error nor a bug
-        return EngineDownError(ENGINE.failure or str(exc))
-    if is_engine_failure(exc):
-        error = error_json(exc)
-        return SqlExecutionError(f"{doing}: {error['root_cause']}", error)
-    log.exception("%s: internal error", doing)
-    return InternalError(f"{doing}: internal error {type(exc).__name__}: {exc}. This is a bug in the workbench; "
-                         f"the server log has its stack trace", error_class="InternalError")
-
-
-# Every call of the contract; a feature call missing from this gateway answers FeatureNotInstalledError.
-_CONTRACT_CALLS = frozenset(name for name in vars(GatewayContract) if not name.startswith("_"))
-
-
+# Every call of the protocols passes the boundary: the core's sections and the built-in features'.
+@boundary(core=CORE_SECTIONS, features=FEATURE_SECTIONS)
 class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
     """The embedded SQL gateway: sessions over one root SparkSession, operations on a pool, features."""
 
@@ -116,7 +85,8 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
             self.root, self.config["session.max_sessions"], self.config["session.idle_timeout_s"],
             self.config["session.check_interval_s"], self._on_session_closed)
         self.features: dict[str, Feature] = {}
-        self._calls: dict[str, Callable] = {}
+        self._feature_calls: dict[str, Callable] = {}  # a feature's protocol calls, by name
+        self._plugin_gateways: dict[type, Any] = {}  # an outside feature's protocol: what answers it
         self._stopped = False
         for cls in feature_classes():
             feature = cls()
@@ -125,34 +95,38 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
         self.journal.restore()  # the sessions open when the workbench stopped, with their state
 
     def _plug(self, feature: Feature) -> None:
-        """Start one feature and wire in what it declares: handlers, guard, calls."""
+        """Check its calls against its protocol, start it, and wire in what it declares: handlers, guard, calls."""
+        calls = dict(feature.calls())
+        if calls or feature.api is not None:
+            declared = set(protocol_calls(feature.api)) if feature.api is not None else set()
+            if set(calls) != declared:
+                raise ConfigurationError(
+                    f"feature {feature.name!r} must implement exactly the calls of its protocol "
+                    f"({getattr(feature.api, '__name__', 'no api declared')}): missing {sorted(declared - set(calls))}, "
+                    f"not declared {sorted(set(calls) - declared)}; set the class attribute `api` to its protocol")
         feature.start(self)
         self.features[feature.name] = feature
         for kind, handler in feature.handlers().items():
             self.runner.register(kind, handler)
         if type(feature).check_statement is not Feature.check_statement:
             self.runner.guards.append(feature.check_statement)
-        for name, call in feature.calls().items():
-            if name in self._calls or callable(getattr(type(self), name, None)):
+        for name, call in calls.items():
+            if name in self._feature_calls or (name in self.boundary_calls and feature.api not in FEATURE_SECTIONS):
                 raise GatewayError(f"feature {feature.name!r} provides the call {name!r}, which another part "
                                    f"of the gateway already provides")
-            self._calls[name] = _wrapped(self.restrictions.gate(name, self.journal.after(name, call)), name)
+            self._feature_calls[name] = self.restrictions.gate(name, self.journal.after(name, call))
+        if feature.api is not None and feature.api not in FEATURE_SECTIONS:
+            self._plugin_gateways[feature.api] = plugin_gateway_class(feature.api)(self)
 
-    def __getattr__(self, name: str) -> Any:
-        """A contract call that a feature provides (or a clear error when its feature is missing)."""
-        calls = self.__dict__.get("_calls")
-        if calls is not None and name in calls:
-            return calls[name]
-        if calls is not None and name in _CONTRACT_CALLS:
-            def missing(*args, **kwargs):
-                raise FeatureNotInstalledError(
-                    f"{name} is provided by a feature that this gateway does not have (installed features: "
-                    f"{', '.join(self.features) or 'none'}); install or enable it")
-            return missing
-        raise AttributeError(f"{type(self).__name__!r} has no attribute {name!r}")
-
-    def __dir__(self):
-        return sorted(set(super().__dir__()) | set(self.__dict__.get("_calls", {})))
+    def api(self, protocol: type) -> Any:
+        if protocol in CORE_SECTIONS or protocol in FEATURE_SECTIONS:
+            return self
+        answering = self._plugin_gateways.get(protocol)
+        if answering is None:
+            raise FeatureNotInstalledError(
+                f"no installed feature answers {getattr(protocol, '__name__', protocol)!r} (installed features: "
+                f"{', '.join(self.features) or 'none'}); install or enable it")
+        return answering
 
     # ------------------------------------------------------------------------------------------
     # Host of the features (FeatureHost)
@@ -206,12 +180,11 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
     # Sessions
     # ------------------------------------------------------------------------------------------
 
-    @_wrapped
     def open_session(self, config: Optional[dict] = None, name: Optional[str] = None) -> SessionHandle:
         return self._open_session(config, name)
 
     def _open_session(self, config: Optional[dict], name: Optional[str], handle=None) -> SessionHandle:
-        """``handle``: reopen a journaled session under its old handle (gateway/core/journal.py)."""
+        """``handle``: reopen a journaled session under its old handle (gateway/core/session_journal.py)."""
         if config is not None and not isinstance(config, dict):
             raise InvalidRequestError("session config must be a mapping of setting name to value")
         self._check_session_limit()  # per user (auth on)
@@ -226,18 +199,15 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
             self.sessions.close(session.handle)
             if isinstance(exc, GatewayError):
                 raise
-            raise _mapped(exc, "the session setting could not be applied") from None
+            raise mapped(exc, "the session setting could not be applied") from None
         return session.handle
 
-    @_wrapped
     def close_session(self, session: SessionHandle) -> None:
         self.sessions.close(session)
 
-    @_wrapped
     def heartbeat(self, session: SessionHandle) -> None:
         self.sessions.get(session)
 
-    @_wrapped
     def get_session_config(self, session: SessionHandle) -> dict[str, str]:
         spark = self.sessions.get(session).spark
         return dict(sorted(spark.conf.getAll.items()))
@@ -257,7 +227,6 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
         finally:
             owner.run_lock.release()
 
-    @_wrapped
     def configure_session(self, session: SessionHandle, statement: str, timeout_ms: Optional[int] = None) -> None:
         statements = self.runner.split(statement)
         if len(statements) != 1:
@@ -311,11 +280,9 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
         owner = self.sessions.get(session)
         return self.operations.get(owner.handle, operation)
 
-    @_wrapped
     def get_operation_info(self, session: SessionHandle, operation: OperationHandle) -> OperationInfo:
         return self._operation(session, operation).info()
 
-    @_wrapped
     def get_operation_result_schema(self, session: SessionHandle, operation: OperationHandle,
                                     timeout_s: float = 30.0) -> list[Column]:
         op = self._operation(session, operation)
@@ -329,17 +296,14 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
                 f"the result schema of operation {op.handle} is not known yet ({op.status.value}); ask again")
         return list(op.fetcher.columns)
 
-    @_wrapped
     def cancel_operation(self, session: SessionHandle, operation: OperationHandle) -> None:
         op = self._operation(session, operation)
         self.operations.stop(op, OperationStatus.CANCELED, f"operation {op.handle} was canceled")
 
-    @_wrapped
     def close_operation(self, session: SessionHandle, operation: OperationHandle) -> None:
         op = self._operation(session, operation)
         self.operations.stop(op, OperationStatus.CLOSED, f"operation {op.handle} is closed")
 
-    @_wrapped
     def get_operation_progress(self, session: SessionHandle, operation: OperationHandle) -> OperationProgress:
         """Spark job and stage progress of a running operation (from the status tracker)."""
         return operation_progress(self._operation(session, operation))
@@ -356,7 +320,6 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
     # Statements
     # ------------------------------------------------------------------------------------------
 
-    @_wrapped
     def execute_statement(self, session: SessionHandle, statement: str, timeout_ms: Optional[int] = None,
                           config: Optional[dict] = None) -> OperationHandle:
         return self._submit(session, statement, OperationType.EXECUTE_STATEMENT, timeout_ms, config)
@@ -398,7 +361,6 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
         except GatewayError:
             pass  # it finished in the meantime
 
-    @_wrapped
     def fetch_results(self, session: SessionHandle, operation: OperationHandle, token: int,
                       max_rows: Optional[int] = None) -> ResultSet:
         return self._operation(session, operation).fetcher.fetch(token, max_rows)
@@ -429,23 +391,18 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
         WRITES.catch_up(owner)  # another session's write: its tables are looked up afresh
         return CatalogBrowser(owner.spark)
 
-    @_wrapped
     def get_current_catalog(self, session: SessionHandle) -> str:
         return self._catalog(session).current_catalog()
 
-    @_wrapped
     def get_current_database(self, session: SessionHandle) -> str:
         return self._catalog(session).current_database()
 
-    @_wrapped
     def list_catalogs(self, session: SessionHandle) -> list[str]:
         return self._catalog(session).list_catalogs()
 
-    @_wrapped
     def list_databases(self, session: SessionHandle, catalog: Optional[str] = None) -> list[str]:
         return self._catalog(session).list_databases(catalog)
 
-    @_wrapped
     def list_tables(self, session: SessionHandle, catalog: Optional[str] = None, database: Optional[str] = None,
                     kind: TableKind = TableKind.ALL) -> list[TableInfo]:
         try:
@@ -454,7 +411,6 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
             raise InvalidRequestError(f"table kind {kind!r} is not one of ALL, TABLE, VIEW") from None
         return self._catalog(session).list_tables(catalog, database, kind)
 
-    @_wrapped
     def list_functions(self, session: SessionHandle, catalog: Optional[str] = None,
                        database: Optional[str] = None, kind=None) -> list[FunctionInfo]:
         if kind is not None:
@@ -468,16 +424,13 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
             infos = feature.describe_functions(owner, infos)
         return infos
 
-    @_wrapped
     def get_table(self, session: SessionHandle, name: str) -> TableDetail:
         return self._catalog(session).get_table(name)
 
-    @_wrapped
     def get_table_ddl(self, session: SessionHandle, name: str) -> str:
         """SHOW CREATE TABLE for the table or view ``name``."""
         return self._catalog(session).show_create_table(name)
 
-    @_wrapped
     def get_function(self, session: SessionHandle, name: str) -> FunctionDetail:
         owner = self.sessions.get(session)
         detail = self._catalog(session).get_function(name)
@@ -489,7 +442,6 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
     # Utilities
     # ------------------------------------------------------------------------------------------
 
-    @_wrapped
     def create_sample_database(self, session: SessionHandle, database: str = SAMPLE_DATABASE) -> list[str]:
         """A small database of related tables to try the workbench on; the session then USEs it."""
         return create_sample_database(self, session, database)
@@ -548,11 +500,3 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
             except GatewayError:
                 pass
 
-
-# The workspace calls answer like core's: a GatewayError as it is, a bug as an InternalError.
-for _name in WORKSPACE_CALLS:
-    setattr(GatewayService, _name, _wrapped(getattr(WorkspaceCalls, _name)))
-for _name in IDENTITY_CALLS:
-    setattr(GatewayService, _name, _wrapped(getattr(IdentityCalls, _name)))
-for _name in ADMIN_CALLS:
-    setattr(GatewayService, _name, _wrapped(getattr(AdminCalls, _name)))

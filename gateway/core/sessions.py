@@ -12,7 +12,7 @@ from typing import Callable, Optional
 from gateway.core.freshness import WRITES
 from gateway.errors import SessionLimitError, SessionNotFoundError
 from gateway.handles import SessionHandle
-from gateway.identity import current_principal
+from gateway.identity import EVERY_USER, acting_as, required_principal, sees_every_user
 from gateway.models import LOCAL_USER
 
 log = logging.getLogger(__name__)
@@ -53,9 +53,9 @@ class Session:
 
 
 def _visible(session: Session) -> bool:
-    """A call with a principal sees only that user's sessions (gateway/identity.py)."""
-    principal = current_principal()
-    return principal is None or principal.name == session.user
+    """A caller sees only its own sessions (gateway/identity.py); a call without a principal sees none."""
+    principal = required_principal("finding a session")
+    return sees_every_user(principal) or principal.name == session.user
 
 
 class SessionManager:
@@ -81,9 +81,9 @@ class SessionManager:
                 raise SessionLimitError(
                     f"{len(self._sessions)} sessions are open, the most allowed (setting "
                     f"session.max_sessions); close an unused session or raise the limit")
-            principal = current_principal()  # the session belongs to whoever opens it
-            session = Session(self._root.newSession(), name, principal.name if principal else LOCAL_USER)
-            session.admin = principal.admin if principal else True  # what its statements may do (restrictions)
+            principal = required_principal("opening a session")  # the session belongs to whoever opens it
+            session = Session(self._root.newSession(), name, principal.name)
+            session.admin = principal.admin  # what its statements may do (restrictions)
             if handle is not None:  # a journaled session, reopened after a restart
                 session.handle = SessionHandle.from_string(handle)
                 if session.handle in self._sessions:
@@ -144,6 +144,7 @@ class SessionManager:
         self._stopped.set()
         for session in self.list():
             try:
-                self.close(session.handle)
-            except Exception:
-                pass
+                with acting_as(EVERY_USER):
+                    self.close(session.handle)
+            except Exception:  # noqa: BLE001 - close the others all the same
+                log.exception("closing session %s at shutdown failed", session.handle)

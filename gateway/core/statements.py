@@ -16,6 +16,7 @@ from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import TokenError
 from sqlglot.tokens import TokenType
 
+from gateway.api.plugins import StatementSpec, feature_statements
 from gateway.errors import InvalidStatementError
 
 _SPARK = Dialect.get_or_raise("spark")
@@ -50,23 +51,6 @@ class StatementKind(str):
     INSERT_OVERWRITE: "StatementKind"  # INSERT OVERWRITE [TABLE] t …
     ADD_JAR: "StatementKind"
     OTHER: "StatementKind"
-
-
-@dataclass(frozen=True)
-class StatementSpec:
-    """One statement kind of the grammar and how the gateway treats it.
-
-    ``starts``: the leading words that make a statement of this kind (upper case); the longest
-    matching start wins across features, and features win over core's rules.
-    ``returns_rows``: the statement answers rows. ``configures``: ``configure_session`` accepts it.
-    ``read_only``: it cannot change the catalog, so completion keeps its caches.
-    """
-
-    kind: str
-    starts: tuple[tuple[str, ...], ...] = ()
-    returns_rows: bool = False
-    configures: bool = False
-    read_only: bool = False
 
 
 CORE_STATEMENTS: tuple[StatementSpec, ...] = (
@@ -120,7 +104,6 @@ def grammar() -> Grammar:
     """The process's grammar: core's kinds and those of every installed feature."""
     global _grammar
     if _grammar is None:
-        from gateway.features.base import feature_statements  # features plug in here
         _grammar = Grammar(CORE_STATEMENTS + tuple(feature_statements()))
     return _grammar
 

@@ -11,10 +11,6 @@ from typing import Optional
 from gateway.models import EditorTab, HistoryEntry, SavedQuery
 from gateway.store import WorkbenchStore
 
-WORKSPACE_CALLS = ("list_tabs", "open_tab", "save_tab_text", "rename_tab", "move_tab", "close_tab", "save_query",
-                   "list_saved_queries", "get_saved_query", "delete_saved_query", "list_history")
-
-
 class WorkspaceCalls:
     store: WorkbenchStore
 

@@ -1,11 +1,10 @@
-"""Features: the plugin API, and one folder per built-in feature (modules, jars, atomic, plans, completion).
+"""Features: one folder per built-in feature (modules, jars, atomic, plans, completion).
 
 A feature is a ``Feature`` subclass named by an entry point in the group ``spark_sql_workbench.features``;
-see ``gateway.features.base``.
+the plugin API is ``gateway.api.plugins``, re-exported here.
 """
-from gateway.features.base import (ENTRY_POINT_GROUP, Feature, FeatureHost, FeatureNotInstalledError,  # noqa: F401
-                                   PageSpec, feature_classes)
-from gateway.core.statements import StatementSpec  # noqa: F401
+from gateway.api.plugins import (ENTRY_POINT_GROUP, Feature, FeatureHost, FeatureNotInstalledError,  # noqa: F401
+                                 PageSpec, Setting, StatementSpec, feature_classes)
 
-__all__ = ["ENTRY_POINT_GROUP", "Feature", "FeatureHost", "FeatureNotInstalledError", "PageSpec", "StatementSpec",
-           "feature_classes"]
+__all__ = ["ENTRY_POINT_GROUP", "Feature", "FeatureHost", "FeatureNotInstalledError", "PageSpec", "Setting",
+           "StatementSpec", "feature_classes"]

@@ -12,7 +12,7 @@ from typing import Optional
 from fastapi import Depends, FastAPI
 
 from gateway import GatewayContract, __version__, load_config
-from gateway.features import feature_classes
+from gateway.api.plugins import feature_classes
 from gateway.config import auth_mode
 from gateway.rest.auth import require_token
 from gateway.rest.authn import AuthMiddleware, check_auth_settings

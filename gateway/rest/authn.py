@@ -25,7 +25,7 @@ from starlette.concurrency import run_in_threadpool
 
 from gateway import GatewayContract, GatewayError
 from gateway.errors import AuthenticationError, ConfigurationError
-from gateway.identity import Principal
+from gateway.identity import LOCAL_PRINCIPAL, Principal
 from gateway.rest.encoding import JSONBytes
 from gateway.config import is_loopback
 from gateway.rest.errors import error_body
@@ -83,22 +83,21 @@ class AuthMiddleware:
             return await _refuse(scope, send, 401, "UnauthorizedError", exc.message)
         except GatewayError as exc:  # the store is down (503), …
             return await _refuse(scope, send, exc.http_status, type(exc).__name__, exc.message)
-        if principal is not None:
-            scope.setdefault("state", {})["principal"] = principal
+        scope.setdefault("state", {})["principal"] = principal
         return await self.app(scope, receive, send)
 
     async def _authenticate(self, scope, headers: dict) -> Optional[Principal]:
         service, bearer = self.service, _bearer(headers)
         if self.mode == "none":
             if self.legacy_token is None:
-                return None
+                return LOCAL_PRINCIPAL  # the single local user, by name: never "no user"
             if bearer is None:
                 raise AuthenticationError("this server needs a bearer token: send the header 'Authorization: "
                                           "Bearer <token>' with the token from rest.token (or WORKBENCH_REST_TOKEN)")
             if not hmac.compare_digest(bearer.encode("utf-8", "surrogatepass"), self.legacy_token.encode()):
                 raise AuthenticationError("the bearer token is wrong; use the token from rest.token "
                                           "(or WORKBENCH_REST_TOKEN)")
-            return None
+            return LOCAL_PRINCIPAL
         if self.mode == "proxy" and bearer is None:
             name = headers.get(self.proxy_header)
             client = scope.get("client")

@@ -2,6 +2,7 @@
 the standard library), and a generic, camelCase form for the gateway's dataclasses."""
 from __future__ import annotations
 
+import logging
 import dataclasses
 import datetime as dt
 import enum
@@ -9,6 +10,8 @@ from typing import Any
 
 import orjson
 from starlette.responses import Response
+
+log = logging.getLogger(__name__)
 
 
 class JSONBytes(Response):
@@ -35,7 +38,7 @@ def to_json(value: Any) -> Any:
                 try:
                     data.setdefault(camel(name), to_json(getattr(value, name)))
                 except Exception:  # a derived value must not break the answer
-                    pass
+                    log.debug("a derived value could not be computed", exc_info=True)
         return data
     if isinstance(value, enum.Enum):
         return value.value

@@ -86,19 +86,6 @@ class ConfigureSessionRequest(Body):
                                             description="Milliseconds (a whole number up to 30 days); 0 or absent: no limit.")
 
 
-class CandidateDetail(Body):
-    value: str
-    kind: str
-    detail: str = ""
-
-
-class CompleteStatementResponse(Body):
-    candidates: list[str]
-    candidateDetails: Optional[list[CandidateDetail]] = Field(
-        None, description="With details=true: each candidate's kind (table, column, function, …) and detail "
-                          "(column type, function signature).")
-
-
 # -- statements and operations --------------------------------------------------------------------
 
 class ExecuteStatementRequest(Body):
@@ -180,33 +167,3 @@ class SampleDatabaseResponse(Body):
 
 class FunctionsResponse(Body):
     functions: list[dict[str, Any]]
-
-
-class ModulesResponse(Body):
-    modules: list[Any]
-
-
-class LoadModuleRequest(Body):
-    name: str
-    properties: Optional[dict[str, str]] = None
-
-
-class UseModulesRequest(Body):
-    names: list[str]
-
-
-class JarsResponse(Body):
-    jars: list[Any]
-
-
-class AddJarRequest(Body):
-    uri: str
-
-
-class UploadJarResponse(Body):
-    jar: Any
-    jars: list[Any]
-
-
-class UdfClassesResponse(Body):
-    classes: list[Any]

@@ -8,7 +8,7 @@
   view, SET value and loaded module (geo) back.
 
 That REST with A's token cannot touch B's session (404 on every route) is tested over real HTTP in
-tests/test_rest_users.py, not here.
+tests/gateway/rest/test_rest_users.py, not here.
 
 The app runs as ``streamlit run app.py`` on 127.0.0.1 in a subprocess with its own data directory;
 the users are made in that directory's store before it starts. ``auth.admin_only_code`` is off so

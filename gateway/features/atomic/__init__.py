@@ -1,7 +1,7 @@
 """Atomic CREATE TABLE AS SELECT, REPLACE TABLE AS SELECT and INSERT OVERWRITE (FLIP-305)."""
 from __future__ import annotations
 
-from gateway.features.atomic.journal import Journal
+from gateway.features.atomic.write_journal import Journal
 from gateway.features.atomic.parse import WriteAction, WriteRequest, parse_write
 from gateway.features.atomic.protocol import TwoPhaseCatalogTable
 from gateway.features.atomic.recovery import recover

@@ -5,11 +5,11 @@ from __future__ import annotations
 from gateway.config import Setting
 from gateway.core import catalog
 from gateway.core.statements import StatementKind
-from gateway.features.atomic.journal import Journal
+from gateway.features.atomic.write_journal import Journal
 from gateway.features.atomic.recovery import recover
 from gateway.features.atomic.staged import is_staging_name
 from gateway.features.atomic.writer import AtomicWriter
-from gateway.features.base import Feature
+from gateway.api.plugins import Feature
 
 JOURNAL_DIR = "atomic"
 

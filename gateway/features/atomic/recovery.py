@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import logging
 
-from gateway.features.atomic import journal as phases
-from gateway.features.atomic.journal import Journal
+from gateway.features.atomic import write_journal as phases
+from gateway.features.atomic.write_journal import Journal
 from gateway.features.atomic.staged import BY_ACTION
 
 log = logging.getLogger(__name__)

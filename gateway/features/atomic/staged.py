@@ -17,10 +17,10 @@ import logging
 import uuid
 from typing import Optional
 
-from gateway.features.atomic import journal as phases
+from gateway.features.atomic import write_journal as phases
 from gateway.features.atomic.crash import crash_point
 from gateway.features.atomic.files import TableFiles
-from gateway.features.atomic.journal import Journal
+from gateway.features.atomic.write_journal import Journal
 from gateway.features.atomic.metastore import SessionCatalog
 from gateway.features.atomic.parse import WriteRequest
 from gateway.features.atomic.protocol import TwoPhaseCatalogTable, WriteStep
@@ -84,6 +84,7 @@ class StagedWrite(TwoPhaseCatalogTable):
         try:
             location = self.catalog.location(self.db, self.table)
         except Exception:  # the table is committed; its location is only for the report
+            log.debug("the committed table's location could not be read", exc_info=True)
             location = None
         return {"table": f"spark_catalog.{self.db}.{self.table}", "action": self.action, "rows": rows,
                 "location": location, "atomic": True}

@@ -18,7 +18,7 @@ from gateway.spark.errors import ENGINE_ERRORS
 from gateway.spark.parser import PlannedWrite, parse_write_target
 from gateway.spark.writes import catalog_stages_writes, written_rows
 from gateway.core.statements import Statement, StatementKind
-from gateway.features.atomic.journal import Journal
+from gateway.features.atomic.write_journal import Journal
 from gateway.features.atomic.metastore import SESSION_CATALOG, SessionCatalog
 from gateway.features.atomic.parse import WriteAction, WriteRequest, parse_write, quote
 from gateway.features.atomic.protocol import TwoPhaseCatalogTable, WriteStep

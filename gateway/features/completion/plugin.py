@@ -2,13 +2,15 @@
 have changed; its calls and REST route."""
 from __future__ import annotations
 
-from gateway.features.base import Feature
+from gateway.api.plugins import Feature
+from gateway.features.completion.api import CompletionApi
 from gateway.features.completion.completer import Completer
 from gateway.models import Candidate
 
 
 class CompletionFeature(Feature):
     name = "completion"
+    api = CompletionApi
     description = "Context-aware completion: tables, views, columns, functions with signatures, keywords."
 
     def start(self, host) -> None:

@@ -10,7 +10,7 @@ from starlette.concurrency import run_in_threadpool
 
 from gateway import InvalidRequestError
 from gateway.rest.deps import service_of
-from gateway.rest.schemas import CompleteStatementResponse
+from gateway.features.completion.schemas import CompleteStatementResponse
 
 router = APIRouter(tags=["statements"])
 

@@ -3,15 +3,17 @@ its settings, statements, calls, REST routes and page."""
 from __future__ import annotations
 
 from gateway.config import Setting
-from gateway.core.statements import StatementKind, StatementSpec
-from gateway.features.base import Feature, PageSpec
-from gateway.features.jars.feature import JARS, REMOVE_JAR, SHOW_JARS, ResourceFeature, ResourceManager, _manager
+from gateway.core.statements import StatementKind
+from gateway.api.plugins import Feature, PageSpec, StatementSpec
+from gateway.features.jars.api import JarsApi
+from gateway.features.jars.resources import JARS, REMOVE_JAR, SHOW_JARS, JarResources, ResourceManager, _manager
 from gateway.features.jars.function_sql import create_function_statement
 from gateway.models import JarInfo, UdfClass
 
 
 class JarsFeature(Feature):
     name = JARS
+    api = JarsApi
     description = "Jars and functions from jars, kept per session (FLIP-214)."
     settings = (
         Setting("jars.upload_max_bytes", 100 * 1024 * 1024, "Largest jar (or .py/.zip/.whl) an upload may be."),
@@ -28,7 +30,7 @@ class JarsFeature(Feature):
 
     def start(self, host) -> None:
         super().start(host)
-        self.resources = ResourceFeature(host.config, host.root)
+        self.resources = JarResources(host.config, host.root)
 
     def handlers(self):
         return {StatementKind.ADD_JAR: self.resources.add_jar, REMOVE_JAR: self.resources.remove_jar,

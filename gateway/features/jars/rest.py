@@ -15,7 +15,8 @@ from gateway import InvalidRequestError
 from gateway.rest.deps import service_of
 from gateway.rest.encoding import to_json
 from gateway.rest.limits import jar_file_name, local_path_inside
-from gateway.rest.schemas import AddJarRequest, Body, JarsResponse, UdfClassesResponse, UploadJarResponse
+from gateway.features.jars.schemas import AddJarRequest, JarsResponse, UdfClassesResponse, UploadJarResponse
+from gateway.rest.schemas import Body
 
 router = APIRouter(tags=["jars"])
 JARS = "/sessions/{session_handle}/jars"

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Optional
 
 from gateway.config import Setting
-from gateway.core.statements import StatementSpec
 from gateway.errors import ConfigurationError, GatewayError
-from gateway.features.base import Feature, PageSpec
+from gateway.api.plugins import Feature, PageSpec, StatementSpec
+from gateway.features.modules.api import ModulesApi
 from gateway.features.modules.annotate import annotate_function, annotate_functions
 from gateway.features.modules.core import CoreModuleFactory
 from gateway.features.modules.jar_module import JarModuleFactory
@@ -54,6 +54,7 @@ def module_settings(entries, registry: FactoryRegistry) -> list[tuple[str, dict]
 
 class ModulesFeature(Feature):
     name = "modules"
+    api = ModulesApi
     description = "Pluggable modules with a per-session function resolution order (FLIP-68)."
     settings = (
         Setting("modules.load", ["core"],

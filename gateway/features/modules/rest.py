@@ -5,7 +5,7 @@ from fastapi import APIRouter, Query, Request
 
 from gateway.rest.deps import service_of
 from gateway.rest.encoding import to_json
-from gateway.rest.schemas import LoadModuleRequest, ModulesResponse, UseModulesRequest
+from gateway.features.modules.schemas import LoadModuleRequest, ModulesResponse, UseModulesRequest
 
 router = APIRouter(tags=["modules"])
 MODULES = "/sessions/{session_handle}/modules"

@@ -8,12 +8,12 @@ from gateway.features.plans.checks import Difference, PlanMismatchError, check_p
 from gateway.features.plans.compiler import compile_plan, plan_text
 from gateway.features.plans.diff import diff_plans
 from gateway.features.plans.document import FORMAT, FORMAT_VERSION, PlanFormatError, dumps, stable_plan
-from gateway.features.plans.feature import PlanExistsError, PlanFeature
+from gateway.features.plans.plan_calls import PlanExistsError, PlanCalls
 from gateway.features.plans.functions import function_versions, used_functions
 from gateway.features.plans.graph import plan_dot
 from gateway.features.plans.paths import PlanPathError, resolve_plan_path
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "Difference", "PlanExistsError", "PlanFeature", "PlanFormatError",
+__all__ = ["FORMAT", "FORMAT_VERSION", "Difference", "PlanExistsError", "PlanCalls", "PlanFormatError",
            "PlanMismatchError", "PlanPathError", "check_plan", "compile_plan", "diff_plans", "dumps",
            "function_versions", "plan_dot", "plan_text", "resolve_plan_path", "stable_plan",
            "used_functions"]

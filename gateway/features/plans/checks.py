@@ -1,6 +1,7 @@
 """EXECUTE PLAN's checks: what changed since the plan was compiled. Any difference stops the run."""
 from __future__ import annotations
 
+import logging
 import difflib
 from dataclasses import asdict, dataclass
 
@@ -10,9 +11,11 @@ from gateway.spark.errors import ENGINE_ERRORS
 from gateway.features.plans.compiler import plan_text, planning_context
 from gateway.features.plans.document import accepts
 from gateway.features.plans.functions import function_versions
-from gateway.features.plans.spark_adapter import planned
+from gateway.features.plans.spark_planning import planned
 from gateway.features.plans.tables import describe_table
 from gateway.features.plans.tree import stable_text
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -120,6 +123,7 @@ def _still_offered(session, name: str, before: dict) -> str:
     try:
         definition = modules.get_function_definition(name, version=before["version"])
     except Exception:  # noqa: BLE001 - a module that does not know the version
+        log.debug("the module does not know the version", exc_info=True)
         definition = None
     return f"; module {before['module']} still offers version {before['version']}" if definition else ""
 

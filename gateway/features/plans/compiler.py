@@ -1,20 +1,23 @@
 """COMPILE PLAN: analyze a statement (without running it) and record everything it depends on."""
 from __future__ import annotations
 
+import logging
 import datetime as _dt
 from contextlib import contextmanager
 from typing import Iterator, Optional
 
-from gateway import __version__
+from gateway.version import __version__
 from gateway.errors import InvalidStatementError
 from gateway.features.plans.document import FORMAT, FORMAT_VERSION, accepts_range
 from gateway.features.plans.functions import function_versions, used_functions
-from gateway.features.plans.spark_adapter import PlannedStatement, planned
+from gateway.features.plans.spark_planning import PlannedStatement, planned
 from gateway.features.plans.syntax import PLANNABLE
 from gateway.features.plans.tables import columns_of, describe_table, plan_table_names, statement_tables
 from gateway.features.plans.tree import nest, stable_text
 from gateway.spark.conf import restore_conf
 from gateway.core.statements import classify
+
+log = logging.getLogger(__name__)
 
 # Settings that change what Spark plans, recorded (effective value) in every plan.
 PLANNING_KEYS = (
@@ -35,6 +38,7 @@ def planning_config(spark) -> dict[str, str]:
         try:
             value = spark.conf.get(key, None)
         except Exception:  # noqa: BLE001 - a key this Spark does not know
+            log.debug("a setting this Spark does not know", exc_info=True)
             value = None
         if value is not None:
             config[key] = str(value)
@@ -43,6 +47,7 @@ def planning_config(spark) -> dict[str, str]:
             try:
                 modifiable = spark.conf.isModifiable(key)
             except Exception:  # noqa: BLE001
+                log.debug("a setting whose modifiability is unknown", exc_info=True)
                 modifiable = False
             if modifiable:
                 config[key] = str(value)
@@ -63,6 +68,7 @@ def planning_context(spark, catalog: Optional[str], database: Optional[str], con
                 restore[key] = current.get(key)
                 spark.conf.set(key, value)
             except Exception:  # noqa: BLE001 - a setting this Spark does not have: planning decides
+                log.debug("a setting this Spark does not have could not be restored", exc_info=True)
                 restore.pop(key, None)
         if catalog and catalog != previous_catalog:
             spark.catalog.setCurrentCatalog(catalog)

@@ -7,6 +7,7 @@ their class name.
 """
 from __future__ import annotations
 
+import logging
 import hashlib
 import json
 import re
@@ -14,6 +15,8 @@ from typing import Iterable, Optional
 
 from gateway.core.functions import builtin_functions
 from gateway.features.plans.tree import short_class, walk_flat
+
+log = logging.getLogger(__name__)
 
 # Expression classes that carry a user function's name in their JSON (not in the registry).
 _UDF_NAME_FIELDS = {"PythonUDF": "name", "PythonUDAF": "name", "PythonUDTF": "name", "ScalaUDF": "udfName",
@@ -111,6 +114,7 @@ def _user_function_origin(spark, name: str) -> Optional[dict]:
     try:
         function = spark.catalog.getFunction(name)
     except Exception:  # noqa: BLE001 - dropped between listing and describing
+        log.debug("the function was dropped between listing and describing", exc_info=True)
         return None
     module = "session" if function.isTemporary else "catalog"
     definition = _sql_definition(function.description)

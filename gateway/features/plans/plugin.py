@@ -6,10 +6,10 @@ from typing import Optional
 
 from gateway.config import Setting
 from gateway.errors import InvalidRequestError
-from gateway.core.statements import StatementSpec
-from gateway.features.base import Feature, PageSpec
+from gateway.api.plugins import Feature, PageSpec, StatementSpec
+from gateway.features.plans.api import PlansApi
 from gateway.features.plans.compiler import plan_text
-from gateway.features.plans.feature import PlanFeature
+from gateway.features.plans.plan_calls import PlanCalls
 from gateway.features.plans.graph import HIGHLIGHT, plan_dot
 from gateway.features.plans.syntax import execute_plan_statement
 
@@ -19,6 +19,7 @@ _WHICH = ("analyzed", "optimized")
 
 class PlansFeature(Feature):
     name = "plans"
+    api = PlansApi
     description = "Compiled, versioned plans that run only if nothing they depend on changed (FLIP-190)."
     settings = (
         Setting("plans.dir", "", "Directory for compiled plan files; empty means <data_dir>/plans."),
@@ -36,7 +37,7 @@ class PlansFeature(Feature):
 
     def start(self, host) -> None:
         super().start(host)
-        self.plans = PlanFeature(host)
+        self.plans = PlanCalls(host)
 
     def handlers(self):
         return {COMPILE_PLAN: self.plans.handle_compile, EXECUTE_PLAN: self.plans.handle_execute,

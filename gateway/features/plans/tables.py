@@ -6,6 +6,7 @@ catalog API to its full name, kind and columns.
 """
 from __future__ import annotations
 
+import logging
 from typing import Optional
 
 import sqlglot
@@ -13,6 +14,8 @@ from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
 from gateway.core.catalog import quote
+
+log = logging.getLogger(__name__)
 
 
 
@@ -67,6 +70,7 @@ def describe_table(spark, name: str) -> Optional[dict]:
     try:
         table = spark.catalog.getTable(name)
     except Exception:  # noqa: BLE001 - not found (or not resolvable) is answered with None
+        log.debug("the table was not found or not resolvable", exc_info=True)
         return None
     parts = [*(table.namespace or []), table.name]
     if not table.isTemporary:
@@ -75,6 +79,7 @@ def describe_table(spark, name: str) -> Optional[dict]:
     try:
         schema = spark.table(".".join(quote(p) for p in parts)).schema
     except Exception:  # noqa: BLE001 - a broken view: it exists but cannot be read
+        log.debug("a broken view: its schema cannot be read", exc_info=True)
         schema = None
     return {"name": full, "kind": table.tableType or "UNKNOWN",
             "columns": columns_of(schema) if schema is not None else None}

@@ -5,7 +5,7 @@ from fastapi import APIRouter, Request
 
 from gateway import InvalidRequestError
 
-from gateway import __version__
+from gateway.version import __version__
 from gateway.rest.deps import service_of
 from gateway.rest.encoding import JSONBytes, to_json
 from gateway.rest.schemas import ApiVersionsResponse, HealthResponse, InfoResponse, SettingResponse

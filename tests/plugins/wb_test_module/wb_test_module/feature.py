@@ -1,11 +1,26 @@
 """A feature from outside the gateway: the statement ``ECHO 'text'``, a setting, per-session state,
-a contract call of its own and a REST route — through the same entry point group as the built-ins."""
+its own protocol (``EchoApi``) and a REST route — through the same entry point group as the built-ins.
+It imports only the plugin API (``gateway.api``) and the REST helper every route uses (``service_of``)."""
 from __future__ import annotations
+
+from typing import Protocol
 
 from fastapi import APIRouter, Request
 
-from gateway.config import Setting
-from gateway.features import Feature, StatementSpec
+from gateway.rest.deps import service_of
+
+try:
+    from gateway.api import Feature, Setting, StatementSpec
+except ImportError:  # a checkout from before gateway.api: the shared venv installs one copy of this plugin
+    from gateway.config import Setting
+    from gateway.features import Feature, StatementSpec
+
+
+class EchoApi(Protocol):
+    """The feature's calls: what a front end reaches with ``gateway.api(EchoApi)``."""
+
+    def echo_count(self, session) -> int:
+        """How many ECHO statements the session ran."""
 
 ECHO = "WB_ECHO"
 
@@ -15,6 +30,7 @@ class EchoFeature(Feature):
     description = "ECHO 'text' answers the text (with a prefix), and counts the echoes of each session."
     settings = (Setting("wb_echo.prefix", "", "Put before every echoed text."),)
     statements = (StatementSpec(ECHO, (("ECHO",),), returns_rows=True, read_only=True),)
+    api = EchoApi
 
     def handlers(self):
         return {ECHO: self.echo}
@@ -38,6 +54,13 @@ class EchoFeature(Feature):
 
         @router.get("/sessions/{session_handle}/echo-count")
         def echo_count(request: Request, session_handle: str):
-            return {"echoes": request.app.state.service.echo_count(session_handle)}
+            # The user-scoped gateway (never request.app.state.service): another user's session is not found.
+            return {"echoes": _echoes(service_of(request)).echo_count(session_handle)}
 
         return [router]
+
+
+def _echoes(gateway) -> EchoApi:
+    """The feature's protocol on the gateway; a gateway from before ``gateway.api`` answered it by name."""
+    api = getattr(gateway, "api", None)
+    return api(EchoApi) if api is not None else gateway

@@ -1,0 +1,35 @@
+"""The completion feature's API: its protocol and value types, what a front end may use of it.
+
+Front ends reach it through the gateway (``gateway.api(CompletionApi)``, or the same calls on the gateway,
+which lists the built-in features' protocols in ``GatewayContract``); its REST routes are in ``rest.py``.
+"""
+from __future__ import annotations
+
+from typing import Optional, Protocol, runtime_checkable
+
+from gateway.models import Candidate
+from gateway.handles import SessionHandle
+
+__all__ = ['Candidate', 'SessionHandle', 'CompletionApi']
+
+
+@runtime_checkable
+class CompletionApi(Protocol):
+    """Statement completion."""
+
+    def complete_statement(self, session: SessionHandle, statement: str, position: int) -> list[str]:
+        """Completion candidates at ``position`` (their text only, as Flink answers)."""
+
+    def complete_candidates(self, session: SessionHandle, statement: str, position: int) -> list[Candidate]:
+        """Completion candidates with kind and detail (column type, function signature)."""
+
+    def warm_completion(self, session: SessionHandle) -> None:
+        """Start loading the session's completion cache in the background."""
+
+    def refresh_completion(self, session: SessionHandle) -> None:
+        """Drop the session's completion cache (the catalog changed behind the gateway's back)."""
+
+    def completion_dictionary(self, session: SessionHandle, columns_of: Optional[list[str]] = None) -> dict:
+        """What an editor needs to complete on its own: ``relations``, ``databases``, ``catalogs``,
+        ``functions`` (with signatures), ``table_functions``, ``keywords`` (candidates as JSON) and,
+        for each name of ``columns_of``, ``columns[name]`` (its columns, or None: no such table)."""
