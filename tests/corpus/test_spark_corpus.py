@@ -253,9 +253,14 @@ def _check(script, found: dict, path: str) -> None:
 @pytest.fixture(scope="module")
 def root(gateway):
     """A SparkSession of the gateway's root, from which each script's PySpark side takes a fresh one."""
-    session = gateway.open_session(name="corpus-root")
-    yield gateway.sessions.get(session).spark
-    gateway.close_session(session)
+    from gateway.identity import LOCAL_PRINCIPAL, acting_as
+
+    with acting_as(LOCAL_PRINCIPAL):  # a module fixture runs outside conftest's as_local_user
+        session = gateway.open_session(name="corpus-root")
+        spark = gateway.sessions.get(session).spark
+    yield spark
+    with acting_as(LOCAL_PRINCIPAL):
+        gateway.close_session(session)
 
 
 @pytest.mark.parametrize("script", SCRIPTS)
