@@ -19,6 +19,9 @@ def main(argv=None) -> int:
     serve.add_argument("--host", help="address to bind (default rest.host, 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port (default rest.port, 8083)")
     serve.add_argument("--config", help="configuration file (default $WORKBENCH_CONFIG, else the project's workbench.toml)")
+    serve.add_argument("--once", action="store_true",
+                       help="run one server process: when its Spark driver dies it exits with code 75 instead of "
+                            "starting a new one (for a supervisor of your own)")
     accounts_cli.add_parsers(commands)
     args = parser.parse_args(argv)
     if args.command in ("users", "tokens"):
@@ -36,6 +39,10 @@ def main(argv=None) -> int:
         token = config["rest.token"] or None
         from gateway.rest.server import check_bind, serve as serve_forever
         check_bind(host, token, auth_mode(config))  # before Spark starts: a refused bind should fail in a second
+        if not args.once:  # like ./workbench: a new process when the driver died (gateway/supervisor.py)
+            from gateway.supervisor import supervise
+            return supervise([sys.executable, "-m", "gateway", *(argv if argv is not None else sys.argv[1:]), "--once"],
+                             int(config["health.max_restarts"]), float(config["health.restart_reset_after_s"]))
         from gateway.core.service import GatewayService
         service = GatewayService(config)
         # A server process: what exists now lives for good, so keep it out of collections, and let

@@ -75,6 +75,15 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("health.exit_after_s", 3.0,
             "After the driver JVM died, every call answers 503 and the process exits with code 75 after this many "
             "seconds so that its supervisor restarts it (0 = do not exit)."),
+    Setting("health.max_restarts", 5,
+            "./workbench and python -m gateway serve start a new process when the driver died (exit code 75), at most "
+            "this many times in a row."),
+    Setting("health.restart_reset_after_s", 300.0,
+            "A process that ran this long before its driver died was healthy: the count of restarts in a row starts "
+            "again."),
+    Setting("health.probe_timeout_s", 10.0,
+            "The health call says DEGRADED (HTTP 503) when the driver has not answered the watchdog's probe for this "
+            "long, or statements have waited this long for a thread while every thread is busy (0 = never)."),
     Setting("result.buffer_max_rows", 50_000, "Most rows an operation buffers before its producer waits."),
     Setting("result.buffer_max_bytes", 64 * 1024 * 1024,
             "Most Arrow bytes an operation buffers before its producer waits."),
@@ -90,6 +99,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("statement.max_chars", 512 * 1024, "Longest statement text accepted."),
     Setting("statement.max_nesting", 256,
             "Deepest nesting of parentheses accepted in a statement; deeper is refused as too deeply nested."),
+    Setting("statement.max_comment_nesting", 32,
+            "Deepest nesting of /* */ block comments accepted in a statement (0 = no bound); Spark's lexer needs "
+            "time and heap that grow much faster than that depth (depth 400: 15 s, 800: 94 s and 850 MiB)."),
     Setting("store.url", "",
             "Database of drafts, saved queries and history: empty for an SQLite file in the data directory "
             "(workbench.db), or a URL such as postgresql+psycopg://user:password@host/db for several processes."),
@@ -110,9 +122,15 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("auth.proxy_header", "X-Forwarded-User",
             "auth.mode = proxy: the request header that carries the user's name."),
     Setting("auth.admin_only_code", True,
-            "With auth on: jar uploads, ADD JAR, CREATE FUNCTION … USING JAR and LOAD MODULE (code that runs in "
-            "the driver) are for admins only; false lets every user do them (ADD JAR of a local path stays "
-            "admin-only)."),
+            "With auth on: jar uploads and statements that load code (ADD JAR/FILE/ARCHIVE, CREATE FUNCTION … "
+            "AS 'class' with or without USING JAR, LOAD MODULE) are for admins only; false lets every user do "
+            "them (a local path stays admin-only)."),
+    Setting("auth.non_admin_allow", [],
+            "With auth on: what Spark's plan of a non-admin's statement may reach on the server, from "
+            "script_transform (TRANSFORM … USING 'program'), reflection (reflect, java_method), directory_writes "
+            "(INSERT OVERWRITE DIRECTORY), local_files (LOAD DATA, a table at a LOCATION or path), code (ADD JAR/FILE/"
+            "ARCHIVE, CREATE FUNCTION … AS 'class'), unchecked_execution (EXECUTE IMMEDIATE, BEGIN … END); "
+            "empty (the default): none of them. Admins may do all."),
     Setting("auth.max_sessions_per_user", 0,
             "With auth on: most sessions one user may have open (0 = no limit beyond session.max_sessions)."),
     Setting("auth.max_running_per_user", 0,

@@ -9,7 +9,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any, Optional, Protocol, runtime_checkable
 
-from gateway.api.calls import without_principal
+from gateway.api.calls import without_engine, without_principal
 from gateway.api.values import LOCAL_USER, OperationHandle, SessionHandle
 
 
@@ -81,6 +81,7 @@ class IdentityApi(Protocol):
     """
 
     @without_principal
+    @without_engine  # the user-scoped gateway of every REST request, /v1/health's too: a dead driver must not hide it
     def as_user(self, principal: Optional[Principal]) -> Any:
         """The gateway as ``principal`` sees it: only the protocols' calls, each run as that user. ``None``: a
         caller nobody authenticated (REST's open paths): only calls that need no user answer, and with
@@ -90,14 +91,17 @@ class IdentityApi(Protocol):
         """The caller: the principal of ``as_user`` (``LOCAL_PRINCIPAL`` with auth.mode none)."""
 
     @without_principal
+    @without_engine  # the store answers who a caller is, with or without Spark
     def authenticate_password(self, name: str, password: str) -> Principal:
         """auth.mode builtin: the user whose password this is (AuthenticationError, 401, otherwise)."""
 
     @without_principal
+    @without_engine  # the store answers who a caller is, with or without Spark
     def authenticate_token(self, token: str) -> Principal:
         """The user of a live API token (AuthenticationError for a wrong or revoked one)."""
 
     @without_principal
+    @without_engine  # the store answers who a caller is, with or without Spark
     def authenticate_trusted(self, name: str) -> Principal:
         """auth.mode proxy or oidc: the user a trusted proxy or provider named (made on first sight)."""
 

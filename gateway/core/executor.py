@@ -202,6 +202,8 @@ class StatementRunner:
             error = error_json(exc)
         else:
             error = error_json(exc, statement.text, statement.line - 1, statement.index)
+            if error.get("line") == statement.line and isinstance(error.get("position"), int):
+                error["position"] += statement.column  # Spark counts from the statement's start
             if total > 1:
                 error["root_cause"] = (f"statement {statement.index + 1} of {total} (line {statement.line}) "
                                        f"failed: {error['root_cause']}")

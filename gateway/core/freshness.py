@@ -1,7 +1,7 @@
 """Every session sees every write: a process-wide write epoch that sessions catch up on.
 
-A statement that may write (anything but a query, SHOW, DESCRIBE, EXPLAIN, SET, RESET or USE;
-a query with INSERT in it counts as a write)
+A statement that may write (its analysis says so: anything but a query, SHOW, DESCRIBE, EXPLAIN,
+SET, RESET or USE; a query with INSERT among its tokens, comments removed, counts as a write)
 moves the epoch on when it ends, whatever its outcome (a failed write may have changed files).
 Before each statement, and before each catalog call, a session whose last seen epoch is older
 forgets the tables it cached (``gateway.spark.freshness``) and takes the current epoch. The
@@ -11,10 +11,8 @@ in the JVM) is paid only by a session's first statement after another write.
 from __future__ import annotations
 
 import threading
-from gateway.core.statements import spec_of
-from gateway.spark.freshness import forget_cached_tables
 
-_NOT_WRITES = frozenset({"USE"})
+from gateway.spark.freshness import forget_cached_tables
 
 
 class WriteEpoch:
@@ -48,12 +46,6 @@ WRITES = WriteEpoch()
 
 
 def may_write(statement) -> bool:
-    """Can this statement change a table's data or definition?
-
-    Every kind that is not read-only (CREATE, DROP, ALTER, INSERT, CTAS, MERGE, TRUNCATE, …) but
-    USE, and a query whose words hold INSERT (``WITH q AS (…) INSERT …``, ``FROM s INSERT …``).
-    """
-    kind = statement.kind
-    if kind == "QUERY":
-        return "INSERT" in statement.words
-    return not spec_of(kind).read_only and kind not in _NOT_WRITES
+    """Can this statement change a table's data or definition? Its analysis says
+    (``StatementAnalysis.writes``: ``WITH q AS (…) INSERT/**/INTO t …`` is a write)."""
+    return statement.analysis.writes

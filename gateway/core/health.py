@@ -11,6 +11,10 @@ One watchdog thread per gateway checks, every ``health.check_interval_s``:
   of the heap, the newest operation still producing a result is stopped with an error that says
   why (DRIVER_MEMORY_EXHAUSTED), before the JVM runs out of memory; then the next check waits for
   the memory to come back.
+- that work can start (``health.probe_timeout_s``): each check is a probe of the driver (a few Py4J
+  calls). When one has gone unanswered that long (a JVM frozen, or busy collecting a full heap), or
+  a statement whose session runs nothing else has waited that long for a thread, the health call
+  says DEGRADED (HTTP 503) with the reason, not UP.
 """
 from __future__ import annotations
 
@@ -68,12 +72,15 @@ ENGINE = EngineState()
 
 class HealthWatchdog:
     def __init__(self, root, operations, interval_s: float, memory_fraction: float, exit_after_s: float,
-                 exit: Callable[[int], None] = os._exit) -> None:
+                 exit: Callable[[int], None] = os._exit, probe_timeout_s: float = 0.0) -> None:
         self.root = root
         self.operations = operations
         self.interval_s = interval_s
         self.memory_fraction = memory_fraction
         self.exit_after_s = exit_after_s
+        self.probe_timeout_s = probe_timeout_s
+        self._probe_started: Optional[float] = None  # the probe in flight (None: none)
+        self._last_probe_s = 0.0  # how long the last answered probe took
         self._exit = exit
         self._stop = threading.Event()
         self._quiet_until = 0.0
@@ -92,19 +99,52 @@ class HealthWatchdog:
 
     def status(self) -> dict:
         heap = self.last_heap
-        return {"status": "DOWN" if ENGINE.failure else "UP", "reason": ENGINE.failure or "",
+        degraded = None if ENGINE.failure else self.degraded()
+        return {"status": "DOWN" if ENGINE.failure else "DEGRADED" if degraded else "UP",
+                "reason": ENGINE.failure or degraded or "",
                 "heap_live_bytes": heap[0] if heap else None, "heap_used_bytes": heap[1] if heap else None,
                 "heap_max_bytes": heap[2] if heap else None, "memory_stops": ENGINE.memory_stops,
                 "jvm_pid": jvm_pid()}
+
+    def degraded(self) -> Optional[str]:
+        """Why work cannot start now (None: it can). Reads what the loop measured; never calls the JVM."""
+        bound = self.probe_timeout_s
+        if bound <= 0 or self._thread is None:
+            return None
+        now = time.monotonic()
+        started = self._probe_started
+        if started is not None and now - started > bound:
+            return (f"the Spark driver has not answered the health probe for {now - started:.0f} s (a trivial call; "
+                    f"setting health.probe_timeout_s = {bound:g}): it is frozen or out of memory, and new statements "
+                    f"would wait")
+        if self._last_probe_s > bound:
+            return (f"the Spark driver took {self._last_probe_s:.0f} s to answer the health probe (a trivial call; "
+                    f"setting health.probe_timeout_s = {bound:g})")
+        waiting = self._stuck_waiting(time.time(), bound)
+        if waiting:
+            return (f"{len(waiting)} statement{'s have' if len(waiting) > 1 else ' has'} waited more than {bound:g} s "
+                    f"for a thread while {'their sessions run' if len(waiting) > 1 else 'its session runs'} nothing "
+                    f"else (operation.pool_size threads all busy)")
+        return None
+
+    def _stuck_waiting(self, now: float, bound: float) -> list:
+        operations = self.operations.all()
+        busy = {id(op.session) for op in operations if op.status is OperationStatus.RUNNING}
+        return [op for op in operations if op.status is OperationStatus.PENDING and now - op.submitted_at > bound
+                and id(op.session) not in busy]
 
     # -- the loop -------------------------------------------------------------------------------
 
     def _loop(self) -> None:
         while not self._stop.wait(self.interval_s):
+            self._probe_started = started = time.monotonic()
             try:
                 self.check_once()
             except Exception:  # noqa: BLE001 - the watchdog must outlive one bad reading
                 log.exception("the health check failed")
+            finally:
+                self._last_probe_s = time.monotonic() - started
+                self._probe_started = None
             if ENGINE.failure is not None:
                 return
 

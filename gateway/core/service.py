@@ -34,6 +34,7 @@ from gateway.core.session_journal import SessionJournal
 from gateway.core.identity_calls import IdentityCalls
 from gateway.core.operations import Operation, OperationManager
 from gateway.core.progress import operation_progress
+from gateway.core.engine_guard import EngineGuard
 from gateway.core.restrictions import Restrictions
 from gateway.core.results import ResultFetcher
 from gateway.core.sample_data import SAMPLE_DATABASE, create_sample_database
@@ -73,6 +74,8 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
                                            int(self.config["result.stream_memory_fraction"] * heap))
         self.restrictions = Restrictions(self.config)  # what non-admins may not do (auth on)
         self.runner.guards.append(self.restrictions.check_statement)
+        # What a statement may do to the shared driver: before any feature's guard gives it to Spark's parser.
+        self.runner.guards.append(EngineGuard(self.config, self.restrictions, self.runner.handlers).check_statement)
         self.journal = SessionJournal(self)  # sessions that survive a restart
         self.operations = OperationManager(self.config["operation.pool_size"],
                                            observers=[StatementHistory(self.store.recorder), self.journal],
@@ -80,7 +83,8 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
                                            max_queued_per_session=self.config["operation.max_queued_per_session"])
         self._waiting_calls = threading.BoundedSemaphore(max(1, self.config["operation.max_waiting_calls"]))
         self.health = HealthWatchdog(self.root, self.operations, self.config["health.check_interval_s"],
-                                     self.config["health.memory_guard_fraction"], self.config["health.exit_after_s"])
+                                     self.config["health.memory_guard_fraction"], self.config["health.exit_after_s"],
+                                     probe_timeout_s=self.config["health.probe_timeout_s"])
         self.sessions = SessionManager(
             self.root, self.config["session.max_sessions"], self.config["session.idle_timeout_s"],
             self.config["session.check_interval_s"], self._on_session_closed)

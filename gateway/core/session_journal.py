@@ -18,6 +18,8 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
+from gateway.core.sql_lexer import without_comments
+from gateway.core.statement_analysis import StatementAnalysis, analyse
 from gateway.identity import EVERY_USER, Principal, acting_as
 from gateway.models import OperationStatus
 
@@ -38,7 +40,7 @@ def dropped_view(text: str) -> Optional[str]:
     if "VIEW" not in text.upper():
         return None  # not worth a parse (a replay asks this of every journaled statement)
     try:
-        tree = sqlglot.parse_one(text, read="spark")
+        tree = sqlglot.parse_one(without_comments(text), read="spark")
     except SqlglotError:
         return None
     if not isinstance(tree, exp.Drop) or tree.args.get("kind") != "VIEW" or len(tree.args.get("tables") or []) != 1:
@@ -48,17 +50,18 @@ def dropped_view(text: str) -> Optional[str]:
     return name if name and "." not in name and not table.args.get("db") and not table.args.get("catalog") else None
 
 
-def journaled(kind: str, text: str) -> bool:
-    """Does this statement change the session's own state (and nothing else) so that it must be replayed?"""
-    words = text.upper().replace("(", " ").split()
+def journaled(analysis: StatementAnalysis, text: str) -> bool:
+    """Does this statement change the session's own state (and nothing else) so that it must be replayed?
+    Read from its analysis (comments removed), so ``CREATE /* x */ TEMPORARY VIEW`` is journaled too."""
+    kind = analysis.kind
     if kind in _ALWAYS:
         return True
     if kind == "DROP" and dropped_view(text) is not None:
         return True
     if kind == "SET":
-        return "=" in text  # SET k = v; not SET, SET -v, SET k (they only show)
+        return analysis.assigns  # SET k = v; not SET, SET -v, SET k (they only show)
     if kind in ("CREATE", "CREATE_FUNCTION", "DROP"):
-        return "TEMPORARY" in words[:4] or "TEMP" in words[:4]
+        return analysis.temporary
     return False
 
 
@@ -121,7 +124,7 @@ class SessionJournal:
         # The operation finished, so each statement did (the last one's summary may still say RUNNING
         # while its rows stream out).
         for summary in operation.summaries:
-            if summary.status != "ERROR" and journaled(summary.kind, summary.statement):
+            if summary.status != "ERROR" and journaled(analyse(summary.statement), summary.statement):
                 self._append(operation.session, summary.statement)
 
     def operation_done(self, operation) -> None:

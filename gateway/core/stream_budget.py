@@ -9,9 +9,12 @@ the driver fetches, the arrays it becomes). Eight unfetched scans of 200 MB part
 only for partitions estimated under ``PREFETCH_MAX_BYTES``). The reservations of the open streams
 stay within ``budget_bytes`` (``result.stream_memory_fraction`` of the driver heap), and at most
 ``limit`` streams are open (``result.max_streams``). A stream that does not fit waits, while its
-operation is still wanted, up to ``wait_s`` for others to end, then fails saying why; one bigger
-than the whole budget runs alone. Estimates can be low (a string counts as 20 bytes), so the
-memory guard (``gateway.core.health``) stays the backstop.
+operation is still wanted, up to ``wait_s`` for others to end, then fails saying why. One whose
+partitions need more than the whole budget fails at once (issue 27: a 1.5 GB partition ended a 2 GB
+driver in 6 s, read by one client as fast as it could): a partition is held whole, so no reader's
+pace can save the heap then. Estimates can be low (a string counts as 20 bytes; the stream corrects
+them from a sample of rows, ``arrow_stream.measured_result_bytes``), so the memory guard
+(``gateway.core.health``) stays the backstop.
 """
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ import threading
 import time
 from typing import Callable, Optional
 
-from gateway.errors import BusyError
+from gateway.errors import BusyError, InvalidStatementError
 
 PARTITION_COPIES = 4  # three copies while a partition arrives, and the estimate runs low (0.75x Arrow's size for longs)
 PREFETCH_MAX_BYTES = 64 * 1024 * 1024
@@ -48,9 +51,9 @@ class StreamBudget:
         """Wait until a prepared stream fits the budget, then start it; its ``close()`` gives the
         reservation back. Call it without holding the session: the wait may be long."""
         need, prefetch = reservation_for(stream.partition_bytes)
-        if self.budget_bytes > 0:
-            need = min(need, self.budget_bytes)  # alone, it may have all of it
         try:
+            if self.budget_bytes > 0 and need > self.budget_bytes:
+                raise self._too_big(stream, need)
             self._acquire(need, wanted)
         except BaseException:
             stream.close()
@@ -86,6 +89,17 @@ class StreamBudget:
             self.open_now -= 1
             self.reserved -= need
             self._cond.notify_all()
+
+    def _too_big(self, stream, need: int) -> InvalidStatementError:
+        part = (stream.partition_bytes or 0) // _MIB
+        return InvalidStatementError(
+            f"this result comes in {getattr(stream, 'partitions', 0):,} partition(s) of about {part:,} MiB each "
+            f"(Spark's estimate, corrected by a sample of rows), and the driver holds a partition whole while it is "
+            f"read: {PARTITION_COPIES} copies, {need // _MIB:,} MiB, are more than the driver memory for streamed results "
+            f"({self.budget_bytes // _MIB:,} MiB, setting result.stream_memory_fraction of the driver heap). Read less at "
+            f"once: add a LIMIT or a filter, spread the rows over more partitions (SELECT /*+ REPARTITION(200) */ …), "
+            f"write the result to a table, or give the driver more memory (spark.driver.memory)",
+            error_class="RESULT_PARTITIONS_TOO_BIG")
 
     def _refusal(self, need: int) -> str:
         if self.limit > 0 and self.open_now >= self.limit:

@@ -12,7 +12,8 @@ import enum
 from dataclasses import dataclass
 from typing import Optional
 
-from gateway.spark.backend import Capability, jsession
+from gateway.spark.backend import Capability, jsession, supports
+from gateway.spark.errors import ENGINE_ERRORS
 
 _WHAT = "recognising a write statement with Spark's parser"
 
@@ -93,6 +94,72 @@ def _target(kind: PlannedWrite, plan, name_node, text: str, **flags) -> WriteTar
     start = _python_offset(text, origin.startIndex().get())
     end = _python_offset(text, origin.stopIndex().get() + 1)
     return WriteTarget(kind, plan.nodeName(), parts, start, end, **flags)
+
+
+# Plans that put code into the driver or executors (ADD JAR/FILE/ARCHIVE, a function from a class).
+CODE_PLANS = frozenset({"AddJarsCommand", "AddFilesCommand", "AddArchivesCommand", "CreateFunctionCommand",
+                        "CreateFunction"})
+
+
+def statement_node(spark, text: str) -> Optional[str]:
+    """The node name of Spark's unresolved plan for ``text`` (``AddJarsCommand``, ``Project`` …), or None
+    when this backend has no parser to ask or Spark cannot parse it (then it cannot run either)."""
+    if not supports(spark, Capability.PLAN_INTERNALS):
+        return None
+    parser = jsession(spark, Capability.PLAN_INTERNALS, _WHAT).sessionState().sqlParser()
+    try:
+        return str(parser.parsePlan(text).nodeName())
+    except ENGINE_ERRORS:
+        return None
+
+
+@dataclass(frozen=True)
+class PlanObjects:
+    """The tables a statement reads and the objects it writes or defines, as Spark's parser reads
+    them (name parts, unquoted), before analysis: a CTE's name is read like a table's."""
+
+    node: str
+    reads: tuple[tuple[str, ...], ...]
+    writes: tuple[tuple[str, ...], ...]
+
+
+_TARGET_NODES = ("UnresolvedIdentifier", "UnresolvedTable", "UnresolvedTableOrView", "UnresolvedView")
+
+
+def plan_objects(spark, text: str) -> PlanObjects:
+    """Walk Spark's unresolved plan of ``text`` (no analysis, nothing run): relations read (also in
+    subqueries and CTE definitions), INSERT targets and the names a command creates, drops or alters.
+    One Py4J call per node: for checks and tests, not for every statement. Spark's ParseException is raised."""
+    parser = jsession(spark, Capability.PLAN_INTERNALS, _WHAT).sessionState().sqlParser()
+    root = parser.parsePlan(text)
+    root_node = str(root.nodeName())
+    describes = root_node.startswith(("Describe", "Show"))
+    reads: list[tuple[str, ...]] = []
+    writes: list[tuple[str, ...]] = []
+    pending = [root]
+    while pending:
+        node = pending.pop()
+        name = str(node.nodeName())
+        if name == "UnresolvedRelation":
+            reads.append(_strings(node.multipartIdentifier()))
+        elif name == "UnresolvedIdentifier":
+            writes.append(_strings(node.nameParts()))
+        elif name in _TARGET_NODES:
+            (reads if describes else writes).append(_strings(node.multipartIdentifier()))
+        elif name == "InsertIntoStatement" and node.table().nodeName() == "UnresolvedRelation":
+            writes.append(_strings(node.table().multipartIdentifier()))
+        elif name == "CreateViewCommand":  # a temporary view: its name is a TableIdentifier, not a child
+            writes.append(_strings(node.name().nameParts()))
+        elif name == "CreateTempViewUsing":
+            writes.append(_strings(node.tableIdent().nameParts()))
+        children = _children(node)
+        subqueries = node.subqueries()
+        children += [subqueries.apply(i) for i in range(subqueries.length())]
+        if name == "UnresolvedWith":  # the CTE definitions
+            inner = node.innerChildren()
+            children += [inner.apply(i) for i in range(inner.length())]
+        pending.extend(reversed(children))
+    return PlanObjects(root_node, tuple(dict.fromkeys(reads)), tuple(dict.fromkeys(writes)))
 
 
 def parse_multipart_name(spark, name: str) -> tuple[str, ...]:

@@ -65,7 +65,7 @@ class AtomicWriter:
         ``… AS TABLE src``, ``WITH q AS (…) INSERT OVERWRITE t …``, ``FROM s INSERT OVERWRITE t …``)
         is staged like the others; anything else runs as Spark runs it."""
         spark = session.spark
-        if statement.kind == StatementKind.QUERY and "OVERWRITE" not in statement.words:
+        if statement.kind == StatementKind.QUERY and "OVERWRITE" not in statement.analysis.words:
             return spark.sql(statement.text)  # a plain query: no parse on the hot path
         if not supports(spark, Capability.PLAN_INTERNALS):
             return spark.sql(statement.text)

@@ -27,6 +27,7 @@ from gateway.features.jars.function_sql import (CreateFunction, FunctionRegistry
 from gateway.features.jars.store import JarStore, StoredJar, UdfClass, hadoop_fetcher, jar_has_class
 from gateway.models import FunctionDetail, FunctionKind, JarInfo
 from gateway.core.operations import current_operation
+from gateway.core.sql_lexer import without_comments
 from gateway.core.statements import Statement, StatementKind
 from gateway.spark.backend import Capability, supports
 from gateway.spark.catalog import function_resources
@@ -98,12 +99,12 @@ class JarResources:
             manager.check_statement(statement.text)
 
     def add_jar(self, session, statement: Statement):
-        for uri in _jar_arguments(statement.text, "ADD"):
+        for uri in _jar_arguments(statement, "ADD"):
             _manager(session).add_jar(uri)
         return None
 
     def remove_jar(self, session, statement: Statement):
-        for uri in _jar_arguments(statement.text, "REMOVE"):
+        for uri in _jar_arguments(statement, "REMOVE"):
             _manager(session).remove_jar(uri)
         return None
 
@@ -113,7 +114,7 @@ class JarResources:
             rows, "jar STRING, path STRING, sha256 STRING, size_bytes BIGINT, functions ARRAY<STRING>")
 
     def create_function(self, session, statement: Statement):
-        parsed = parse_create_function(statement.text)
+        parsed = parse_create_function(without_comments(statement.text))  # Spark's nested comments too
         if parsed is None:
             return session.spark.sql(statement.text)
         return _manager(session).create_function(parsed)
@@ -153,21 +154,12 @@ def _manager(session) -> "ResourceManager":
     return manager
 
 
-def _jar_arguments(text: str, verb: str) -> list[str]:
-    """The URIs of ``ADD JAR 'a' 'b'`` / ``REMOVE JAR a`` (quoted or bare, several allowed)."""
-    words = text.strip().rstrip(";").strip()
-    head = words.split(None, 2)
-    rest = head[2] if len(head) > 2 else ""
-    if not rest.strip():
+def _jar_arguments(statement: Statement, verb: str) -> list[str]:
+    """The URIs of ``ADD JAR 'a' 'b'`` / ``REMOVE JAR a``, as the statement's analysis read them."""
+    if not statement.analysis.resources:
         raise InvalidStatementError(f"{verb} JAR needs a jar: {verb} JAR '/path/to/udfs.jar' "
                                     f"(a path, file://, http(s)://, hdfs:// or s3a:// URI)")
-    try:
-        tokens = _SPARK.tokenize(rest)
-    except TokenError:
-        tokens = []
-    if tokens and all(t.token_type == TokenType.STRING for t in tokens):
-        return [t.text for t in tokens]
-    return rest.split()
+    return list(statement.analysis.resources)
 
 
 class ResourceManager:

@@ -64,7 +64,7 @@ class ModulesFeature(Feature):
     statements = (
         StatementSpec(SHOW_MODULES, (("SHOW", "MODULES"), ("SHOW", "FULL", "MODULES")), returns_rows=True,
                       read_only=True),
-        StatementSpec(LOAD_MODULE, (("LOAD", "MODULE"),), configures=True),
+        StatementSpec(LOAD_MODULE, (("LOAD", "MODULE"),), configures=True, loads_code=True),
         StatementSpec(UNLOAD_MODULE, (("UNLOAD", "MODULE"),), configures=True),
         StatementSpec(USE_MODULES, (("USE", "MODULES"),), configures=True),
     )

@@ -21,7 +21,9 @@ def test_split_respects_strings_and_comments():
     ("DROP VIEW v", StatementKind.DROP), ("ALTER TABLE t ADD COLUMN c INT", StatementKind.ALTER),
     ("ADD JAR '/x.jar'", StatementKind.ADD_JAR), ("REMOVE JAR '/x.jar'", "REMOVE_JAR"),
     ("LOAD MODULE geo", "LOAD_MODULE"), ("UNLOAD MODULE geo", "UNLOAD_MODULE"),
-    ("INSERT INTO t VALUES (1)", StatementKind.INSERT), ("CACHE TABLE t", StatementKind.OTHER),
+    ("INSERT INTO t VALUES (1)", StatementKind.INSERT), ("CACHE TABLE t", StatementKind.CACHE),
+    ("EXECUTE IMMEDIATE 'SELECT 1'", StatementKind.EXECUTE_IMMEDIATE), ("ADD ARCHIVE 'a.zip'", StatementKind.ADD_FILE),
+    ("CALL p()", StatementKind.OTHER),
 ])
 def test_classify(text, kind):
     assert classify(text) == kind
@@ -40,9 +42,9 @@ def test_too_long_text_names_the_limit():
         split_script("SELECT " + "x" * (1024 * 1024 - 7), max_chars=512 * 1024)
 
 
-def test_unterminated_string_in_a_script_is_reported():
-    with pytest.raises(InvalidStatementError, match="unterminated"):
-        split_script("SELECT 1; SELECT 'abc")
+def test_unterminated_string_in_a_script_is_the_last_statement():
+    # Spark's lexer reads the open string to the end: the statements before it still run.
+    assert [s.text for s in split_script("SELECT 1; SELECT 'abc; SELECT 2")] == ["SELECT 1", "SELECT 'abc; SELECT 2"]
 
 
 def test_unterminated_string_alone_goes_to_spark_whole():
@@ -69,3 +71,22 @@ def test_unterminated_string_alone_goes_to_spark_whole():
 ])
 def test_classify_gateway_statements(text, kind):
     assert classify(text) == kind
+
+
+# -- Spark's lexer: nested comments, raw strings, comment continuation, positions ------------------
+
+@pytest.mark.parametrize("script, texts", [
+    ("/*/**/*/ SELECT 'x'", ["SELECT 'x'"]),
+    ("SELECT 1 /* a /* b; */ c; */;; SELECT 2", ["SELECT 1", "SELECT 2"]),
+    ("SELECT r'a\\'; SELECT 'b\\';'", ["SELECT r'a\\'", "SELECT 'b\\';'"]),
+    ("SELECT 1 -- a \\\n ; b\n; SELECT 2", ["SELECT 1", "SELECT 2"]),
+    ("select X'XuZ'; select 2", ["select X'XuZ'", "select 2"]),
+    ("SELECT 1; SELECT 2 /* never closed ;", ["SELECT 1", "SELECT 2 /* never closed ;"]),
+])
+def test_split_reads_the_script_as_sparks_lexer_does(script, texts):
+    assert [s.text for s in split_script(script)] == texts
+
+
+def test_each_statement_has_its_line_and_column():
+    statements = split_script("SELECT 1;  SELECT 2;\n  /* c */ SELECT 3")
+    assert [(s.line, s.column, s.offset) for s in statements] == [(1, 0, 0), (1, 11, 11), (2, 10, 31)]

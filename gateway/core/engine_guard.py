@@ -1,0 +1,124 @@
+"""What one user's statement may do to the shared driver (issue 27, items 1, 2 and 4; docs/users.md).
+
+Every statement runs with the rights of the workbench process, in the one driver JVM that every
+session shares. Before Spark sees a statement, ``EngineGuard.check_statement`` (a runner guard,
+once per statement, in the worker):
+
+- for everyone: refuses block comments nested deeper than ``statement.max_comment_nesting``.
+  Spark's lexer takes time and heap that grow far faster than the text (measured on Spark 4.3,
+  2 cores, busy: depth 100 1.5 s, 400 15 s, 800 94 s and 850 MiB; the issue's 50,000 held 3 GB
+  for minutes while every other user waited);
+- for a non-admin (auth on; with ``auth.mode = none`` the one local user is the admin): asks
+  Spark's analyzer what the statement would run (``gateway.spark.plan_guard``) and refuses a
+  program run on the server (TRANSFORM … USING), JVM reflection (reflect, java_method), a write
+  to a directory, a read of the server's files (LOAD DATA, a table at a LOCATION), code loading
+  (ADD JAR/FILE/ARCHIVE, CREATE FUNCTION … AS 'class') and text that is only analysed while it
+  runs (EXECUTE IMMEDIATE, BEGIN … END), each unless ``auth.non_admin_allow`` names it.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Optional
+
+from gateway.config import WorkbenchConfig
+from gateway.errors import ConfigurationError, InvalidStatementError, PermissionDeniedError
+from gateway.spark.errors import ENGINE_ERRORS
+from gateway.spark.plan_guard import EngineAccess, PlanNotCheckable, describe, first_line, plan_capabilities
+
+log = logging.getLogger(__name__)
+
+ALLOW_NAMES = tuple(access.value for access in EngineAccess)
+
+
+def comment_nesting(text: str) -> int:
+    """The deepest nesting of ``/* … */`` block comments in ``text`` as Spark's lexer reads it
+    (quoted strings and identifiers and ``--`` line comments hold no comment; an unclosed one counts)."""
+    deepest = depth = 0
+    i, n = 0, len(text)
+    quote: Optional[str] = None
+    while i < n:
+        c = text[i]
+        if depth:
+            if text.startswith("/*", i):
+                depth += 1
+                deepest = max(deepest, depth)
+                i += 2
+            elif text.startswith("*/", i):
+                depth -= 1
+                i += 2
+            else:
+                i += 1
+        elif quote is not None:
+            if c == "\\" and quote != "`":
+                i += 2
+                continue
+            if c == quote:
+                quote = None
+            i += 1
+        elif c in "'\"`":
+            quote = c
+            i += 1
+        elif text.startswith("--", i):
+            end = text.find("\n", i)
+            i = n if end < 0 else end + 1
+        elif text.startswith("/*", i):
+            depth = 1
+            deepest = max(deepest, 1)
+            i += 2
+        else:
+            i += 1
+    return deepest
+
+
+def allowed_accesses(config: WorkbenchConfig) -> frozenset:
+    """auth.non_admin_allow, checked: a typo must not leave a hole or silently stay closed."""
+    names = config["auth.non_admin_allow"]
+    unknown = [name for name in names if str(name) not in ALLOW_NAMES]
+    if unknown:
+        raise ConfigurationError(f"auth.non_admin_allow has {', '.join(map(repr, unknown))}, which "
+                                 f"{'is' if len(unknown) == 1 else 'are'} not known; use some of "
+                                 f"{', '.join(ALLOW_NAMES)} (docs/users.md)")
+    return frozenset(EngineAccess(str(name)) for name in names)
+
+
+class EngineGuard:
+    def __init__(self, config: WorkbenchConfig, restrictions, handlers: dict) -> None:
+        self.restrictions = restrictions
+        self.handlers = handlers  # the kinds the gateway runs itself: Spark's parser does not know them all
+        self.allowed = allowed_accesses(config)
+        self.max_comment_nesting = int(config["statement.max_comment_nesting"])
+
+    def check_statement(self, session, statement) -> None:
+        """A runner guard: before every statement of every session."""
+        self.check_text(statement.text)
+        if not self.restrictions.restricted(session) or len(self.allowed) == len(EngineAccess):
+            return
+        try:
+            findings = plan_capabilities(session.spark, statement.text, self.allowed)
+        except PlanNotCheckable:
+            raise PermissionDeniedError(
+                f"statements of {session.user!r} cannot be checked on this Spark backend (it offers no Catalyst "
+                f"plans), so they are refused: an admin can run them, or allow them all with auth.non_admin_allow "
+                f"= {list(ALLOW_NAMES)}") from None
+        except ENGINE_ERRORS:
+            if statement.kind in self.handlers:
+                return  # a statement of the gateway's own (LOAD MODULE, COMPILE PLAN …): its feature checks it
+            raise  # Spark cannot parse or analyse it: it would not run either; its own error says why
+        if findings:
+            log.warning("refused for %s: %s: %s", session.user, describe(findings), first_line(statement.text))
+            names = ", ".join(repr(f.access.value) for f in findings)
+            raise PermissionDeniedError(
+                f"this statement is not allowed for {session.user!r}: Spark's plan of it has {describe(findings)}, "
+                f"which reaches the server's programs, files or JVM outside Spark's tables. An admin can run it, "
+                f"make you one (`python -m gateway users set-admin {session.user}`), or allow it for every user "
+                f"with the setting auth.non_admin_allow = [{names}]")
+
+    def check_text(self, text: str) -> None:
+        if self.max_comment_nesting <= 0 or "/*" not in text:
+            return
+        depth = comment_nesting(text)
+        if depth > self.max_comment_nesting:
+            raise InvalidStatementError(
+                f"the statement nests block comments {depth:,} deep; at most {self.max_comment_nesting} are accepted "
+                f"(setting statement.max_comment_nesting): Spark's lexer needs time and memory that grow much faster "
+                f"than the text. Close each /* before opening the next", error_class="COMMENTS_TOO_DEEPLY_NESTED")

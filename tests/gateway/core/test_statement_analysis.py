@@ -1,0 +1,187 @@
+"""One analysis per statement: comments, case and white space between tokens change nothing that a
+guard decides (kind, writes, loads code, targets, resources), and every guard reaches the same decision."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gateway.core.freshness import may_write
+from gateway.core.session_journal import journaled
+from gateway.core.restrictions import Restrictions
+from gateway.core.statement_analysis import QUOTED_NAME, STRING, StatementKind, analyse, tokens
+from gateway.core.statements import Statement, split_script
+from gateway.errors import InvalidStatementError, PermissionDeniedError
+from gateway.features.jars.resources import _jar_arguments
+
+# Statements of every guarded kind. Resource arguments are quoted: a bare path (ADD JAR /tmp/a.jar)
+# is raw text to Spark too, where a space or comment inside would make it another path.
+GUARDED = [
+    "ADD JAR 'https://repo.example/u.jar'",
+    "ADD JARS '/tmp/a.jar' \"b.jar\"",
+    "ADD FILE 'data.txt'",
+    "ADD ARCHIVE 'env.zip'",
+    "CREATE TEMPORARY FUNCTION f AS 'com.example.Udf'",
+    "CREATE OR REPLACE FUNCTION db.f AS 'a.B' USING JAR 'hdfs:///u.jar', FILE 'x.txt'",
+    "CREATE TEMPORARY FUNCTION g(x INT) RETURNS INT RETURN x + 1",
+    "LOAD MODULE geo",
+    "UNLOAD MODULE geo",
+    "USE MODULES core, geo",
+    "REMOVE JAR 'x.jar'",
+    "SHOW JARS",
+    "WITH q AS (SELECT 1 AS a) INSERT INTO t SELECT * FROM q",
+    "FROM s INSERT INTO t SELECT * INSERT OVERWRITE TABLE u SELECT *",
+    "INSERT OVERWRITE TABLE t SELECT 1",
+    "CREATE TABLE t USING parquet AS SELECT 1",
+    "SET spark.sql.runSQLOnFiles = true",
+    "SET a.b = 1",
+    "CREATE TEMPORARY VIEW v AS SELECT 1 AS c",
+    "DROP TEMPORARY FUNCTION f",
+    "DROP VIEW v",
+    "EXECUTE IMMEDIATE 'ADD JAR x'",
+    "SELECT a, b FROM db.t JOIN `other`.u ON t.a = u.a",
+    "COMPILE PLAN 'p.json' FOR SELECT 1",
+    "CALL system.proc(1)",
+]
+
+SEPARATORS = [" ", "  ", "\n", "\t", " /* x */ ", "/* x */", "-- x\n", "/* /* */ */", "/*/**/*/", "\r\n",
+              "/* ; */", "-- ; ' \"\n"]
+
+
+def _recased(text: str, flips: list[bool]) -> str:
+    return "".join(c.swapcase() if flips[i % len(flips)] else c for i, c in enumerate(text))
+
+
+@st.composite
+def disguised(draw, text: str) -> str:
+    """``text`` with comments, white space and case changes between and in its tokens (not in strings
+    or quoted names, whose content is data)."""
+    toks = tokens(text)
+    out = [draw(st.sampled_from(["", " ", "-- lead\n", "/* lead */ "]))]
+    for i, token in enumerate(toks):
+        piece = token.text
+        if token.kind not in (STRING, QUOTED_NAME):
+            piece = _recased(piece, draw(st.lists(st.booleans(), min_size=1, max_size=4)))
+        out.append(piece)
+        if i + 1 < len(toks):
+            out.append(draw(st.sampled_from(SEPARATORS)))
+    out.append(draw(st.sampled_from(["", " ", " -- tail", " /* tail */"])))
+    return "".join(out)
+
+
+def _reading(text: str) -> tuple:
+    """What the guards decide from, names compared as Spark compares them (case-insensitively)."""
+    a = analyse(text)
+    return (a.kind, a.writes, a.loads_code, a.resources, tuple(n.lower() for n in a.targets),
+            tuple(n.lower() for n in a.reads), a.temporary, a.assigns, a.max_depth)
+
+
+def _guard_decisions(text: str) -> tuple:
+    [statement] = split_script(text)
+    a = statement.analysis
+    jars = None
+    if a.kind in (StatementKind.ADD_JAR, "REMOVE_JAR"):
+        jars = tuple(_jar_arguments(statement, "ADD"))
+    return (statement.kind, journaled(a, text), may_write(statement), jars, "OVERWRITE" in a.words)
+
+
+@pytest.mark.parametrize("text", GUARDED)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_comments_case_and_space_do_not_change_the_analysis(text, data):
+    variant = data.draw(disguised(text))
+    assert _reading(variant) == _reading(text), variant
+    assert _guard_decisions(variant) == _guard_decisions(text), variant
+
+
+@pytest.mark.parametrize("text, kind, writes, loads_code", [
+    ("ADD /*x*/ JAR 'https://h/u.jar'", "ADD_JAR", True, True),
+    ("add\njar 'u.jar'", "ADD_JAR", True, True),
+    ("ADD -- c\n JAR 'u.jar'", "ADD_JAR", True, True),
+    ("CREATE TEMPORARY FUNCTION f AS 'C'", "CREATE_FUNCTION", True, True),
+    ("CREATE FUNCTION f(x INT) RETURNS INT RETURN x", "CREATE_FUNCTION", True, False),
+    ("WITH q AS (SELECT 1) INSERT/**/INTO t SELECT * FROM q", "QUERY", True, False),
+    ("SELECT 'INSERT INTO t' AS s", "QUERY", False, False),
+    ("SELECT 1 /* INSERT */", "QUERY", False, False),
+    ("/*/**/*/ LOAD MODULE geo", "LOAD_MODULE", True, True),
+    ("EXECUTE IMMEDIATE 'SELECT 1'", "EXECUTE_IMMEDIATE", True, True),
+])
+def test_the_issues_disguises_are_read_as_what_they_are(text, kind, writes, loads_code):
+    a = analyse(text)
+    assert (a.kind, a.writes, a.loads_code) == (kind, writes, loads_code)
+
+
+def test_resources_are_read_as_spark_reads_them():
+    assert analyse("ADD JAR /tmp/a.jar 'b c.jar' \"d\\\\e.jar\"").resources == ("/tmp/a.jar", "b c.jar", "d\\e.jar")
+    assert analyse("CREATE FUNCTION f AS 'C' USING JAR 'a.jar', ARCHIVE 'b.zip'").resources == ("a.jar", "b.zip")
+
+
+def test_jar_statements_without_a_jar_are_a_clear_error():
+    with pytest.raises(InvalidStatementError, match="ADD JAR needs a jar"):
+        _jar_arguments(Statement("ADD JAR /* nothing */", StatementKind.ADD_JAR, 0, 1, 0), "ADD")
+
+
+# -- the restriction guard, on a real session of a gateway with users ---------------------------------
+
+@dataclass
+class _UserSession:
+    spark: object
+    user: str = "alice"
+    admin: bool = False
+
+
+@pytest.fixture(scope="module")
+def restrictions(config):
+    return Restrictions(config.with_overrides(auth__mode="builtin", auth__admin_only_code=True))
+
+
+@pytest.fixture
+def alice(gateway, session):
+    return _UserSession(gateway.sessions.get(session).spark)
+
+
+def _decision(restrictions, session, text: str) -> str:
+    [statement] = split_script(text)
+    try:
+        restrictions.check_statement(session, statement)
+    except PermissionDeniedError as exc:
+        return "refused: " + exc.message.split(" is not allowed")[0].lower()
+    return "allowed"
+
+
+@pytest.mark.parametrize("text, decision", [
+    ("ADD /*x*/ JAR 'https://repo.example/u.jar'", "refused: add jar"),
+    ("ADD JAR '/etc/hostname'", "refused: add jar of the local path '/etc/hostname'"),
+    ("ADD FILE 'https://repo.example/x'", "refused: add file"),
+    ("CREATE TEMPORARY FUNCTION f AS 'C'", "refused: create function"),
+    ("CREATE FUNCTION f AS 'C' USING JAR '/tmp/u.jar'", "refused: create function of the local path '/tmp/u.jar'"),
+    ("LOAD MODULE geo", "refused: load module"),
+    ("EXECUTE IMMEDIATE 'ADD JAR x'", "refused: a statement of kind execute_immediate (execute immediate …)"),
+    ("CALL system.proc(1)", "refused: a statement of kind other (call system …)"),
+    ("SET spark.sql.runSQLOnFiles = true", "refused: setting spark.sql.runsqlonfiles"),
+    ("CREATE TEMPORARY FUNCTION g(x INT) RETURNS INT RETURN x + 1", "allowed"),
+    ("SELECT 1", "allowed"), ("SET a.b = 1", "allowed"), ("SHOW JARS", "allowed"),
+    ("WITH q AS (SELECT 1) INSERT INTO t SELECT * FROM q", "allowed"),
+])
+def test_non_admins_run_only_the_allowed_kinds(restrictions, alice, text, decision):
+    assert _decision(restrictions, alice, text) == decision
+
+
+@pytest.mark.parametrize("text", [t for t in GUARDED if analyse(t).kind != "QUERY"])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_disguises_reach_the_same_restriction_decision(restrictions, alice, text, data):
+    variant = data.draw(disguised(text))
+    assert _decision(restrictions, alice, variant) == _decision(restrictions, alice, text), variant
+
+
+def test_sparks_parser_is_asked_when_tokens_cannot_rule_code_out(restrictions, alice):
+    """A CREATE whose words say nothing of code, but which Spark reads as a function from a class,
+    is refused: the token reading and Spark's own must agree before it runs."""
+    from gateway.spark.parser import CODE_PLANS, statement_node
+
+    assert statement_node(alice.spark, "CREATE TEMPORARY FUNCTION f AS 'C'") in CODE_PLANS
+    assert statement_node(alice.spark, "CREATE TEMPORARY FUNCTION g(x INT) RETURNS INT RETURN x") not in CODE_PLANS
+    assert statement_node(alice.spark, "LOAD MODULE geo") is None  # the gateway's own: Spark cannot read it
