@@ -369,7 +369,7 @@ def measured_result_bytes(df, schema, estimate: int) -> Optional[int]:
         counted = plan.stats().rowCount()  # known for a range, a LIMIT, analysed tables
         rows = int(counted.get().toString()) if counted.isDefined() else \
             estimate / (8 + int(plan.schema().defaultSize()))  # Catalyst's width of a row (EstimationUtils)
-        sample = df.limit(SAMPLE_ROWS).toArrow()
+        sample = small_result(df.limit(SAMPLE_ROWS))  # the JVM's Arrow: toArrow() refuses some types
     except ENGINE_ERRORS:
         return None
     if sample.num_rows == 0:
