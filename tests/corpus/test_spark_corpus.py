@@ -65,6 +65,9 @@ def spark_statements(script: str) -> list[str]:
             for b in blocks]
 
 
+_INNERMOST_COMMENT = re.compile(r"/\*(?:(?!/\*|\*/).)*\*/", re.DOTALL)
+
+
 def normalized(statement: str) -> str:
     """A statement as its tokens (sqlglot's Spark tokenizer: comments dropped, whitespace gone), no
     final semicolon: Spark's harness drops ``--`` lines, the workbench keeps or drops comments
@@ -72,6 +75,11 @@ def normalized(statement: str) -> str:
     from sqlglot.dialects.spark import Spark
     from sqlglot.errors import TokenError
 
+    while True:  # bracketed comments, innermost first (Spark nests them; sqlglot's tokenizer does not)
+        stripped = _INNERMOST_COMMENT.sub(" ", statement)
+        if stripped == statement:
+            break
+        statement = stripped
     try:
         tokens = [t.text for t in Spark().tokenize(statement)]
     except TokenError:
