@@ -53,7 +53,7 @@ def test_functions_carry_signatures_and_keywords_complete(gateway, sample_sessio
     gateway.complete_candidates(sample_session, "SELECT up", 9)
     assert builtin_functions().wait_details(120)
     upper = [c for c in gateway.complete_candidates(sample_session, "SELECT uppe", 11) if c.value == "upper"]
-    assert upper and upper[0].kind == "function" and upper[0].detail == "upper(str)"
+    assert upper and upper[0].kind == "function" and upper[0].detail.startswith("upper(str) — Returns")
     assert "SELECT" in gateway.complete_statement(sample_session, "sel", 3)
     assert signature_of("\n    substr(str, pos[, len]) - Returns …", "substr") == "substr(str, pos[, len])"
 
@@ -113,7 +113,7 @@ def test_the_dictionary_holds_what_the_editor_completes_locally(gateway, sample_
     assert [c["value"] for c in found["columns"]["orders"]] == ["id", "customer_id", "order_date", "status"]
     assert "signup_date" in [c["value"] for c in found["columns"]["sample.customers"]]
     assert found["columns"]["no_such_table"] is None
-    # A function created in the session is in the next dictionary at once (the cache is dropped).
+    # A function created in the session is in the next dictionary at once (known from the statement).
     gateway.configure_session(sample_session, "CREATE TEMPORARY FUNCTION dict_twice(x INT) RETURNS INT RETURN x * 2")
     assert "dict_twice" in [c["value"] for c in gateway.completion_dictionary(sample_session)["functions"]]
     assert "range" in [c.value for c in gateway.complete_candidates(sample_session, "SELECT * FROM ", 14)]

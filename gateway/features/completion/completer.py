@@ -1,32 +1,41 @@
 """Context-aware completion candidates for a statement at a cursor position.
 
-After FROM/JOIN/INTO/TABLE: tables and views (temporary ones too) and databases; after USE:
-databases and catalogs; after ``x.``: the columns of the table that ``x`` names or aliases,
-else the tables of database ``x``, else the databases of catalog ``x``; elsewhere the columns
-of the tables the statement references, functions with their signatures, and keywords.
+``analysis.analyze`` parses the statement under the cursor (sqlglot, Spark dialect, tolerant of
+unfinished text) and says what is expected there and which relations are in scope: tables, CTEs,
+subqueries and table functions by alias, select-list aliases, the source a JOIN … ON just added.
+This module turns that into candidates from the session's ``SchemaCache``: tables and views
+(temporary views told apart), databases, catalogs, columns with their types, struct fields at any
+depth, functions with their argument list and one-line description, keywords; and what a person
+types next (``a.customer_id = b.customer_id`` after ``JOIN b ON``, the non-aggregated select list
+after ``GROUP BY``).
 
-Each session keeps a ``SchemaCache`` (tables, databases, functions, columns per table), so a
-request costs a tokenize and a filter; the service drops the cache after DDL, ``USE`` and
-module or jar statements. Tables come from the catalog's one listing (``list_relations``, which
-hides the tables features hide); built-in functions and their signatures from the process's
-one cache (``gateway.core.functions``), whose signatures load in the background.
+Always current, never slow: each session keeps a ``SchemaCache``. What a DDL statement creates,
+alters or drops is read from its text before it runs (``changes.change_of``) and patched into every
+session's cache, so the next request of every session offers it; after the statement (the service's
+``schema_changed`` hook, or the process-wide write epoch moving) one background worker reloads every
+cache while requests keep answering from what is known. Only the first use of a name (a table's
+columns the session never asked for, the tables of the database just USEd) is a catalog round trip
+on a request.
 """
 from __future__ import annotations
 
+import bisect
+import heapq
+import logging
 import re
 import threading
 from dataclasses import dataclass
-from typing import Optional
-
-from sqlglot.dialects.dialect import Dialect
-from sqlglot.errors import TokenError
-from sqlglot.tokens import TokenType
+from typing import Callable, Iterable, Optional
 
 from gateway.core.catalog import list_relations, quote, quote_name, split_name
 from gateway.core.freshness import WRITES
 from gateway.core.functions import builtin_functions
 from gateway.errors import InvalidRequestError
-from gateway.models import Candidate  # noqa: F401  (value types of the contract)
+from gateway.features.completion.analysis import Site, Source, analyze
+from gateway.features.completion.changes import Change, change_of
+from gateway.models import Candidate
+
+log = logging.getLogger(__name__)
 
 KEYWORDS = sorted({
     "SELECT", "FROM", "WHERE", "GROUP BY", "ORDER BY", "HAVING", "LIMIT", "OFFSET", "JOIN", "LEFT JOIN",
@@ -45,16 +54,35 @@ KEYWORDS = sorted({
 # Spark's table-valued functions, offered after FROM (with their signature when it is known).
 TABLE_FUNCTIONS = ("range", "explode", "explode_outer", "inline", "inline_outer", "posexplode", "posexplode_outer",
                    "json_tuple", "stack", "sql_keywords", "variant_explode", "variant_explode_outer")
-_TABLE_CONTEXT = {"FROM", "JOIN", "INTO", "TABLE", "UPDATE", "DESCRIBE", "DESC", "OVERWRITE"}
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
-_IDENT = r"(?:`[^`]+`|[A-Za-z_][A-Za-z0-9_]*)"
-_DOTTED = re.compile(rf"({_IDENT}(?:\.{_IDENT})*)\.([A-Za-z0-9_]*)$")
+# A call whose schema stands for every call of the function (its columns do not depend on arguments
+# much): asked once per function when the call itself cannot be analyzed alone (it reads columns).
+_TVF_PROBES = {"range": "range(1)", "explode": "explode(array(1))", "explode_outer": "explode_outer(array(1))",
+               "posexplode": "posexplode(array(1))", "posexplode_outer": "posexplode_outer(array(1))",
+               "inline": "inline(array(struct(1)))", "inline_outer": "inline_outer(array(struct(1)))",
+               "sql_keywords": "sql_keywords()", "stack": "stack(1, 1)", "json_tuple": "json_tuple('{}', 'a')"}
 _FUNCTION_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_SPARK = Dialect.get_or_raise("spark")
+_TVF_NAME = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 
+_GONE = object()  # a part that failed to reload
+_USE = re.compile(r"\s*USE\s+(?!MODULES\b)", re.I)
+# At most this many candidates per answer (the best ones): a popup of 10,000 tables helps nobody.
+MAX_CANDIDATES = 500
 # Candidate kinds in the order they are offered when several match equally well.
-_KIND_ORDER = {"column": 0, "temporary view": 1, "table": 1, "view": 1, "database": 2, "catalog": 3,
-               "function": 4, "keyword": 5}
+_KIND_ORDER = {"suggestion": 0, "alias": 1, "column": 2, "field": 2, "cte": 3, "temporary view": 3, "table": 3,
+               "view": 3, "table alias": 4, "table function": 5, "database": 6, "catalog": 7, "function": 8,
+               "keyword": 9}
+
+
+@dataclass(frozen=True)
+class ColumnInfo:
+    """A column as completion needs it: name, type text, and Spark's type (for struct fields)."""
+
+    name: str
+    type: str
+    data_type: object = None
+
+    def candidate(self, kind: str = "column") -> Candidate:
+        return Candidate(self.name, kind, self.type)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -62,33 +90,72 @@ _KIND_ORDER = {"column": 0, "temporary view": 1, "table": 1, "view": 1, "databas
 # ---------------------------------------------------------------------------------------------
 
 class SchemaCache:
-    """What one session's completion needs from its catalog, loaded lazily, dropped after DDL."""
+    """What one session's completion needs from its catalog.
 
-    def __init__(self, spark) -> None:
+    Each part loads on first use; ``refresh`` reloads every part loaded so far, one at a time, and
+    swaps it in, so that answers during a refresh come from the previous contents."""
+
+    def __init__(self, spark, session=None) -> None:
         self.spark = spark
+        self.session = session
         self._lock = threading.RLock()
         self.generation = 0
-        self.invalidate()
+        self.epoch = WRITES.value
+        self.request_loads = 0   # catalog round trips made while answering (first use of a part)
+        self._relations: dict[Optional[str], list[Candidate]] = {}
+        self._index: dict[int, tuple] = {}   # id(listing) -> (listing, sorted lower-case names, sorted)
+        self._databases: dict[Optional[str], list[str]] = {}
+        self._catalogs: dict[None, list[str]] = {}
+        self._user_functions: dict[None, list[Candidate]] = {}
+        self._columns: dict[str, Optional[list[ColumnInfo]]] = {}
+        self._tvf: dict[str, Optional[list[ColumnInfo]]] = {}
+        self._builtins: tuple[int, list[Candidate]] = (-1, [])
+        self.current_database: Optional[str] = None  # when the current database's tables were listed
+        self._overlays: list[tuple] = []  # (write epoch before the statement, change, own, own database)
 
-    def invalidate(self) -> None:
+    def _part(self, store: dict, key, load: Callable):
         with self._lock:
-            self.epoch = WRITES.value  # taken before loading: a write during the load drops it again
-            self.generation += 1
-            self._relations: dict[Optional[str], list[Candidate]] = {}
-            self._databases: dict[Optional[str], list[str]] = {}
-            self._catalogs: Optional[list[str]] = None
-            self._user_functions: Optional[list[Candidate]] = None
-            self._columns: dict[str, Optional[list[Candidate]]] = {}
+            if key in store:
+                return store[key]
+        value = load(key)
+        with self._lock:
+            self.request_loads += 1
+            store.setdefault(key, value)
+            return store[key]
+
+    # -- the parts ---------------------------------------------------------------------------------
 
     def relations(self, database: Optional[str] = None) -> list[Candidate]:
         """Tables and views of the current (or given) database, plus temporary views."""
-        key = database.lower() if database else None
+        return self._part(self._relations, database.lower() if database else None,
+                          lambda key: self._load_relations(database))
+
+    def relations_matching(self, prefix: str, database: Optional[str] = None,
+                           limit: int = None) -> list[Candidate]:
+        """The relations whose name starts with ``prefix``, at most ``limit``, from a sorted index of the
+        listing (built once per listing): 10,000 tables cost a binary search, not a scan."""
+        found = self.relations(database)
+        limit = MAX_CANDIDATES if limit is None else limit
         with self._lock:
-            if key not in self._relations:
-                self._relations[key] = self._load_relations(database)
-            return self._relations[key]
+            index = self._index.get(id(found))
+        if index is None or index[0] is not found:
+            ordered = sorted(found, key=lambda c: c.value.lower())
+            index = (found, [c.value.lower() for c in ordered], ordered)
+            with self._lock:
+                self._index = {id(found): index, **{k: v for k, v in self._index.items()
+                                                    if any(v[0] is listed for listed in self._relations.values())}}
+        _, lowers, ordered = index
+        low = prefix.lower()
+        out = []
+        for i in range(bisect.bisect_left(lowers, low), len(lowers)):
+            if len(out) >= limit or not lowers[i].startswith(low):
+                break
+            out.append(ordered[i])
+        return out
 
     def _load_relations(self, database: Optional[str]) -> list[Candidate]:
+        if database is None:
+            self.current_database = self.spark.catalog.currentDatabase()
         found = []
         for relation in list_relations(self.spark, split_name(database) if database else ()):
             if relation.is_temporary:
@@ -99,116 +166,426 @@ class SchemaCache:
         return found
 
     def databases(self, catalog: Optional[str] = None) -> list[str]:
-        key = catalog.lower() if catalog else None
-        with self._lock:
-            if key not in self._databases:
-                target = f" IN {quote(catalog)}" if catalog else ""
-                self._databases[key] = sorted(r[0] for r in self.spark.sql(f"SHOW NAMESPACES{target}").collect())
-            return self._databases[key]
+        return self._part(self._databases, catalog.lower() if catalog else None,
+                          lambda key: self._load_databases(catalog))
+
+    def _load_databases(self, catalog: Optional[str]) -> list[str]:
+        target = f" IN {quote(catalog)}" if catalog else ""
+        return sorted(r[0] for r in self.spark.sql(f"SHOW NAMESPACES{target}").collect())
 
     def catalogs(self) -> list[str]:
-        with self._lock:
-            if self._catalogs is None:
-                self._catalogs = sorted(c.name for c in self.spark.catalog.listCatalogs())
-            return self._catalogs
+        return self._part(self._catalogs, None,
+                          lambda key: sorted(c.name for c in self.spark.catalog.listCatalogs()))
+
+    def user_functions(self) -> list[Candidate]:
+        return self._part(self._user_functions, None, lambda key: [
+            Candidate(r[0].split(".")[-1], "function", "user function")
+            for r in self.spark.sql("SHOW USER FUNCTIONS").collect()])
 
     def functions(self) -> list[Candidate]:
-        with self._lock:
-            if self._user_functions is None:
-                names = [r[0] for r in self.spark.sql("SHOW USER FUNCTIONS").collect()]
-                self._user_functions = [Candidate(n.split(".")[-1], "function", "user function") for n in names]
-            user = self._user_functions
+        """User functions, then built-ins with their argument list and one-line description."""
         functions = builtin_functions()
         names = functions.names(self.spark)
         functions.load_details_in_background(self.spark)  # signatures appear once loaded
-        builtins = [Candidate(n, "function", functions.signature(n) or "built-in")
-                    for n in sorted(names) if _FUNCTION_NAME.match(n)]
-        return user + builtins
+        known = len(functions._signatures)  # noqa: SLF001 - rebuild the list only when details arrived
+        with self._lock:
+            built, builtins = self._builtins
+        if built != known or not builtins:
+            builtins = [Candidate(n, "function", _function_detail(functions, n))
+                        for n in sorted(names) if _FUNCTION_NAME.match(n)]
+            with self._lock:
+                self._builtins = (known, builtins)
+        return self.user_functions() + builtins
+
+    def column_infos(self, name: str) -> Optional[list[ColumnInfo]]:
+        """Columns of a table or view with their types; None when there is no such table."""
+        return self._part(self._columns, name.lower(), lambda key: self._load_columns(name))
+
+    def _load_columns(self, name: str) -> Optional[list[ColumnInfo]]:
+        try:
+            schema = self.spark.table(quote_name(name)).schema
+        except Exception:
+            return None
+        return [ColumnInfo(f.name, f.dataType.simpleString().upper(), f.dataType) for f in schema.fields]
 
     def columns(self, name: str) -> Optional[list[Candidate]]:
-        """Columns of a table or view with their types; None when there is no such table."""
-        key = name.lower()
-        with self._lock:
-            if key not in self._columns:
+        infos = self.column_infos(name)
+        return None if infos is None else [c.candidate() for c in infos]
+
+    def tvf_columns(self, call: str) -> Optional[list[ColumnInfo]]:
+        """Output columns of a table function call: Spark analyzes the call itself (no job runs), or,
+        when it reads columns of another relation, a probe call of the same function, cached."""
+        found = self._part(self._tvf, call.lower(), lambda key: self._load_tvf(call))
+        if found is None:
+            match = _TVF_NAME.match(call)
+            probe = _TVF_PROBES.get(match.group(1).lower()) if match else None
+            if probe and probe != call:
+                found = self._part(self._tvf, probe, lambda key: self._load_tvf(probe))
+        return found
+
+    def _load_tvf(self, call: str) -> Optional[list[ColumnInfo]]:
+        try:
+            schema = self.spark.sql(f"SELECT * FROM {call}").schema
+        except Exception:
+            return None
+        return [ColumnInfo(f.name, f.dataType.simpleString().upper(), f.dataType) for f in schema.fields]
+
+    # -- freshness -----------------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Reload every part loaded so far (after DDL somewhere); requests answer from the old parts until
+        the new ones are swapped in together."""
+        self.epoch = WRITES.value  # taken first: a write during the reload schedules another
+        if self.session is not None:
+            WRITES.catch_up(self.session)  # this session's Spark forgets the tables it cached
+        loaders = [(self._relations, lambda key: self._load_relations(key)),
+                   (self._databases, lambda key: self._load_databases(key)),
+                   (self._catalogs, lambda key: sorted(c.name for c in self.spark.catalog.listCatalogs())),
+                   (self._user_functions, lambda key: [
+                       Candidate(r[0].split(".")[-1], "function", "user function")
+                       for r in self.spark.sql("SHOW USER FUNCTIONS").collect()]),
+                   (self._columns, lambda key: self._load_columns(key))]
+        started = self.epoch
+        loaded = []
+        for store, load in loaders:
+            with self._lock:
+                keys = list(store)
+            for key in keys:
                 try:
-                    schema = self.spark.table(quote_name(name)).schema
-                    self._columns[key] = [Candidate(f.name, "column", f.dataType.simpleString().upper())
-                                          for f in schema.fields]
-                except Exception:
-                    self._columns[key] = None
-            return self._columns[key]
+                    loaded.append((store, key, load(key)))
+                except Exception as exc:  # a database dropped meanwhile: forget the part
+                    log.debug("completion refresh of %r failed: %s", key, exc)
+                    loaded.append((store, key, _GONE))
+        with self._lock:  # swapped in at once, then the statements that may not show yet laid over again
+            for store, key, value in loaded:
+                if value is _GONE:
+                    store.pop(key, None)
+                else:
+                    store[key] = value
+            self._overlays = [o for o in self._overlays if o[0] >= started]
+            for _, change, own, own_database in self._overlays:
+                self._apply(change, own, own_database)
+            self.generation += 1
+
+    def apply(self, change: Change, own: bool, own_database: Optional[str]) -> None:
+        """Patch the cached lists with what a DDL statement of some session changes (``own``: this
+        session's). The patch is kept and laid again over what a refresh loads, until a refresh that
+        started after the statement ended (the write epoch moved on) shows the catalog's own word."""
+        with self._lock:
+            self._overlays.append((WRITES.value, change, own, own_database))
+            self._apply(change, own, own_database)
+
+    def _apply(self, change: Change, own: bool, own_database: Optional[str]) -> None:
+        with self._lock:
+            if change.function:
+                if None in self._user_functions and (own or not change.temporary):
+                    listed = [c for c in self._user_functions[None] if c.value.lower() != change.function.lower()]
+                    if change.created:
+                        listed.append(Candidate(change.function, "function", "user function"))
+                    self._user_functions[None] = listed
+                return
+            if change.database:
+                if None in self._databases:
+                    names = [n for n in self._databases[None] if n.lower() != change.database.lower()]
+                    self._databases[None] = sorted(names + [change.database] if change.database_created else names)
+                return
+            parts = change.relation
+            name = parts[-1]
+            database = (parts[-2] if len(parts) > 1 else own_database or "").lower()
+            temporary = change.temporary or (own and len(parts) == 1 and change.dropped and any(
+                c.kind == "temporary view" and c.value.lower() == name.lower() for c in self._relations.get(None, [])))
+            if temporary and not own:
+                return
+            for key in list(self._relations):
+                if temporary:
+                    if key is not None:
+                        continue
+                else:
+                    here = (self.current_database or "").lower() if key is None else key.split(".")[-1]
+                    if not database or here != database:
+                        continue
+                kind = "temporary view" if temporary else ("view" if change.view else "table")
+                listed = [c for c in self._relations[key]
+                          if not (c.value.lower() == name.lower() and (c.kind == "temporary view") == temporary)]
+                if change.created:
+                    listed.append(Candidate(name, kind, "temporary" if temporary else database))
+                if change.renamed_to:
+                    old = next((c for c in self._relations[key] if c.value.lower() == name.lower()), None)
+                    listed.append(Candidate(change.renamed_to[-1], old.kind if old else kind, database))
+                self._relations[key] = listed
+            if change.created and change.columns and not change.replaced:
+                keys = [name.lower()] if temporary else [f"{database}.{name}".lower()] + (
+                    [name.lower()] if (self.current_database or "").lower() == database else [])
+                for key in keys:
+                    self._columns[key] = [ColumnInfo(n, t) for n, t in change.columns]
+                return
+            for key in list(self._columns):
+                key_parts = key.split(".")
+                if key_parts[-1] != name.lower():
+                    continue
+                key_database = key_parts[-2] if len(key_parts) > 1 else (
+                    "" if temporary else (self.current_database or "").lower())
+                if not temporary and key_database != database:
+                    continue
+                columns = self._columns[key]
+                if change.dropped and not temporary:
+                    self._columns[key] = None  # no such table now
+                elif change.created or change.dropped or change.renamed_to or columns is None:
+                    self._columns.pop(key, None)  # known again at first use (or at the refresh)
+                else:
+                    dropped = {n.lower() for n in change.dropped_columns}
+                    renamed = {a.lower(): b for a, b in change.renamed_columns}
+                    columns = [ColumnInfo(renamed.get(c.name.lower(), c.name), c.type, c.data_type)
+                               for c in columns if c.name.lower() not in dropped]
+                    self._columns[key] = columns + [ColumnInfo(n, t) for n, t in change.added_columns]
+
+    def forget_current_database(self) -> None:
+        """``USE``: the lists of the current database (and its tables' columns by bare name) no longer hold."""
+        with self._lock:
+            self._relations.pop(None, None)
+            for key in [k for k in self._columns if "." not in k]:
+                del self._columns[key]
+            self.current_database = None
+
+    def invalidate(self) -> None:
+        """Forget everything now (the next requests load again): for a catalog changed behind our back."""
+        with self._lock:
+            self.epoch = WRITES.value
+            self.generation += 1
+            for store in (self._relations, self._databases, self._catalogs, self._user_functions, self._columns,
+                          self._tvf):
+                store.clear()
+
+
+def _function_detail(functions, name: str) -> str:
+    """``upper(str) — Returns str with all characters changed to uppercase.``: arguments and one line."""
+    signature = functions.signature(name)
+    if not signature:
+        return "built-in"
+    usage = functions.usage(name)
+    line = next((x.strip() for x in usage.strip().splitlines() if " - " in x), "")
+    description = line.split(" - ", 1)[1].strip() if line else ""
+    description = re.split(r"(?<=\.)\s", description, maxsplit=1)[0].replace("`", "")
+    return f"{signature} — {description}" if description else signature
 
 
 # ---------------------------------------------------------------------------------------------
-# Context
+# Candidates
 # ---------------------------------------------------------------------------------------------
-
-def referenced_tables(statement: str) -> dict[str, str]:
-    """alias or table name (lower case) -> table name, for the tables after FROM/JOIN (and commas)."""
-    try:
-        tokens = _SPARK.tokenize(statement)
-    except TokenError:
-        return {}
-    found: dict[str, str] = {}
-    i, in_from = 0, False
-    names = (TokenType.VAR, TokenType.IDENTIFIER)
-    while i < len(tokens):
-        token = tokens[i]
-        upper = token.text.upper()
-        starts = upper in ("FROM", "JOIN") or (in_from and token.token_type == TokenType.COMMA)
-        if upper in ("WHERE", "GROUP", "ORDER", "HAVING", "LIMIT", "ON", "USING", "UNION", "SELECT"):
-            in_from = False
-        if starts and i + 1 < len(tokens) and (tokens[i + 1].token_type in names or tokens[i + 1].text.isidentifier()):
-            in_from = True
-            j = i + 1
-            name = tokens[j].text
-            while j + 2 < len(tokens) and tokens[j + 1].token_type == TokenType.DOT:
-                j += 2
-                name += "." + tokens[j].text
-            found[name.split(".")[-1].lower()] = name
-            k = j + 1
-            if k < len(tokens) and tokens[k].token_type == TokenType.ALIAS:
-                k += 1
-            if k < len(tokens) and tokens[k].token_type in names:
-                found[tokens[k].text.lower()] = name
-            i = j
-        i += 1
-    return found
-
 
 def candidates(cache: SchemaCache, statement: str, position: int) -> list[Candidate]:
-    """Candidates at ``position`` (a 0-based offset into ``statement``), best first."""
+    """Candidates at ``position`` (a 0-based offset into ``statement``, which may hold a whole
+    script: the statement under the cursor counts), best first."""
     if isinstance(position, bool) or not isinstance(position, int) or position < 0 or position > len(statement):
         raise InvalidRequestError(
             f"position {position!r} is outside the statement (0..{len(statement)}): give the cursor offset")
-    before = statement[:position]
-    dotted = _DOTTED.search(before)
-    if dotted:
-        return _after_dot(cache, statement, dotted.group(1).replace("`", ""), dotted.group(2))
-    word = _WORD.search(before)
-    prefix = word.group(0) if word else ""
-    previous = before[: len(before) - len(prefix)].rstrip().split()
-    last_word = previous[-1].upper() if previous else ""
-    if last_word in _TABLE_CONTEXT or (last_word.endswith(",") and _in_from_clause(before)):
-        found = list(cache.relations())
-        found += [Candidate(d, "database") for d in cache.databases()]
-        if last_word in ("FROM", "JOIN") or last_word.endswith(","):
-            found += table_functions(cache)
-        return _filter(found, prefix)
-    if last_word == "USE":
-        found = [Candidate(d, "database") for d in cache.databases()]
-        found += [Candidate(c, "catalog") for c in cache.catalogs()]
-        return _filter(found, prefix)
-    found = []
-    for table in dict.fromkeys(referenced_tables(statement).values()):
-        found += cache.columns(table) or []
-    found += cache.functions()
+    site = analyze(statement, position)
+    return _rank(_found(cache, site), site.prefix)
+
+
+def _safe(call: Callable, default=None):
+    try:
+        return call()
+    except Exception as exc:  # a name that is not a database, a catalog that went away, …
+        log.debug("completion lookup failed: %s", exc)
+        return default
+
+
+def _found(cache: SchemaCache, site: Site) -> Iterable[Candidate]:
+    expect, qualifier = site.expect, site.qualifier
+    if expect == "none":
+        return []
+    if expect == "keyword":
+        return [Candidate(k, "keyword") for k in site.keywords]
+    if expect == "catalog":
+        return [Candidate(c, "catalog") for c in _safe(cache.catalogs, [])]
+    if expect == "database":
+        return [Candidate(d, "database") for d in _safe(lambda: cache.databases(".".join(qualifier) or None), [])]
+    if expect == "database_or_catalog":
+        if qualifier:
+            return [Candidate(d, "database") for d in _safe(lambda: cache.databases(".".join(qualifier)), [])]
+        return [Candidate(d, "database") for d in _safe(cache.databases, [])] + \
+            [Candidate(c, "catalog") for c in _safe(cache.catalogs, [])]
+    if expect == "function":
+        return _safe(cache.functions, [])
+    if expect == "user_function":
+        return _safe(cache.user_functions, [])
+    if expect == "relation":
+        return _relations_at(cache, site)
+    if expect == "column_of":
+        found = _safe(lambda: cache.column_infos(site.table), None) or []
+        return [c.candidate() for c in found if c.name.lower() not in site.exclude]
+    if qualifier:
+        return _after_qualifier(cache, site)
+    return _in_expression(cache, site)
+
+
+def _relations_at(cache: SchemaCache, site: Site) -> list[Candidate]:
+    if site.qualifier:
+        name = ".".join(site.qualifier)
+        found = [c for c in _safe(lambda: cache.relations(name), []) if c.kind != "temporary view"]
+        found += [Candidate(d, "database") for d in _safe(lambda: cache.databases(name), [])]
+        return found
+    found = [Candidate(c, "cte", "WITH") for c in site.ctes]
+    found += _safe(lambda: cache.relations_matching(site.prefix), [])
+    found += [Candidate(k, "keyword") for k in site.keywords]  # DESCRIBE |: TABLE, FUNCTION, …
+    found += [Candidate(d, "database") for d in _safe(cache.databases, [])]
+    if site.tvf:
+        found += table_functions(cache)
+    return found
+
+
+def _source_columns(cache: SchemaCache, source: Source, seen: int = 0) -> list[ColumnInfo]:
+    """The columns a source offers (a table's from the catalog, a CTE's or subquery's from its select
+    list, a table function's from Spark), renamed by an alias column list ``AS e(v)``."""
+    if source.columns is not None:
+        out: list[ColumnInfo] = []
+        for name, origin in source.columns:
+            if name.startswith("*"):
+                inner = Source(name[1:], table=origin) if not _TVF_NAME.match(origin or "") else \
+                    Source(name[1:], function=origin)
+                out += _source_columns(cache, inner, seen + 1) if origin and seen < 5 else []
+            else:
+                out.append(ColumnInfo(name, ""))
+        infos = out
+    elif source.function:
+        infos = _safe(lambda: cache.tvf_columns(source.function), None) or []
+    elif source.table:
+        infos = _safe(lambda: cache.column_infos(source.table), None) or []
+    else:
+        infos = []
+    if source.column_names:
+        infos = [ColumnInfo(n, infos[i].type if i < len(infos) else "", infos[i].data_type if i < len(infos)
+                            else None) for i, n in enumerate(source.column_names)]
+    return infos
+
+
+def _fields(data_type) -> Optional[list[ColumnInfo]]:
+    """The fields of a struct (or of the structs in an array: ``arr.f`` reads every element's f)."""
+    from pyspark.sql.types import ArrayType, StructType
+    while isinstance(data_type, ArrayType):
+        data_type = data_type.elementType
+    if isinstance(data_type, StructType):
+        return [ColumnInfo(f.name, f.dataType.simpleString().upper(), f.dataType) for f in data_type.fields]
+    return None
+
+
+def _walk(columns: list[ColumnInfo], path: list[str]) -> Optional[list[ColumnInfo]]:
+    """Follow ``path`` through struct fields; the fields at its end, or None."""
+    current = columns
+    for part in path:
+        match = next((c for c in current if c.name.lower() == part.lower()), None)
+        if match is None:
+            return None
+        current = _fields(match.data_type)
+        if current is None:
+            return None
+    return current
+
+
+def _after_qualifier(cache: SchemaCache, site: Site) -> list[Candidate]:
+    head, rest = site.qualifier[0].lower(), site.qualifier[1:]
+    for source in site.sources + site.outer_sources:
+        if source.alias.lower() == head:
+            found = _walk(_source_columns(cache, source), rest)
+            if found is not None:
+                return [c.candidate("field" if rest else "column") for c in found]
+    # A table named with its database (``db.t.``) in scope by its full name.
+    joined = ".".join(site.qualifier).lower()
+    for source in site.sources:
+        if source.table and source.table.lower() == joined:
+            return [c.candidate() for c in _source_columns(cache, source)]
+    # A struct column without its table's alias (``shipping.city``).
+    for source in site.sources + site.outer_sources:
+        found = _walk(_source_columns(cache, source), site.qualifier)
+        if found is not None:
+            return [c.candidate("field") for c in found]
+    if not site.parsed and not site.sources:
+        columns = _safe(lambda: cache.column_infos(".".join(site.qualifier)), None)
+        if columns:
+            return [c.candidate() for c in columns]
+    # A database (its tables) or a catalog (its databases).
+    name = ".".join(site.qualifier)
+    relations = [c for c in _safe(lambda: cache.relations(name), []) if c.kind != "temporary view"]
+    if relations:
+        return relations
+    return [Candidate(d, "database") for d in _safe(lambda: cache.databases(name), [])]
+
+
+def _in_expression(cache: SchemaCache, site: Site) -> list[Candidate]:
+    found: list[Candidate] = []
+    columns = {s.alias: _source_columns(cache, s) for s in site.sources}
+    if site.clause == "ON" and site.join_new is not None:
+        found += _join_conditions(site, columns)
+    if site.clause == "GROUP BY":
+        found += [Candidate(text, "suggestion", "select list, not aggregated") for text in site.group_candidates]
+    if site.clause in ("ORDER BY", "SORT BY", "HAVING", "GROUP BY"):
+        found += [Candidate(a, "alias", "select list") for a in site.select_aliases]
+    for source in site.sources:
+        found += [c.candidate() for c in columns[source.alias]]
+    found += [Candidate(s.alias, "table alias", s.table or s.function or "derived") for s in site.sources]
+    for source in site.outer_sources:
+        found += [c.candidate() for c in _source_columns(cache, source)]
+    found += _safe(cache.functions, [])
     found += [Candidate(k, "keyword") for k in KEYWORDS]
-    return _filter(found, prefix)
+    return found
+
+
+def _join_conditions(site: Site, columns: dict[str, list[ColumnInfo]]) -> list[Candidate]:
+    """``a.customer_id = b.customer_id`` for the columns the new side shares by name with an earlier
+    one, and ``o.customer_id = c.id`` where a column names the other table (``<table>_id``)."""
+    new = site.join_new
+    new_names = {c.name.lower(): c.name for c in columns.get(new.alias, [])}
+    shared, keyed, ids = [], [], []
+    for source in site.sources:
+        if source is new:
+            break
+        for column in columns.get(source.alias, []):
+            lower = column.name.lower()
+            if lower in new_names:
+                text = f"{source.alias}.{column.name} = {new.alias}.{new_names[lower]}"
+                (ids if lower == "id" else shared).append(text)
+        for left, right, left_cols, right_names in ((source, new, columns.get(source.alias, []), new_names),
+                                                    (new, source, columns.get(new.alias, []),
+                                                     {c.name.lower(): c.name for c in columns.get(source.alias, [])})):
+            stem = _singular((right.table or right.alias).split(".")[-1].lower())
+            for column in left_cols:
+                if column.name.lower() in (f"{stem}_id", f"{stem}id") and "id" in right_names:
+                    pair = (f"{left.alias}.{column.name}", f"{right.alias}.{right_names['id']}")
+                    text = f"{pair[0]} = {pair[1]}" if left is source else f"{pair[1]} = {pair[0]}"
+                    keyed.append(text)
+    return [Candidate(t, "suggestion", "join condition") for t in dict.fromkeys(keyed + shared + ids)]
+
+
+def _singular(name: str) -> str:
+    if name.endswith("ies"):
+        return name[:-3] + "y"
+    if name.endswith("s") and not name.endswith("ss"):
+        return name[:-1]
+    return name
+
+
+def _rank(found: Iterable[Candidate], prefix: str, limit: int = MAX_CANDIDATES) -> list[Candidate]:
+    """The best ``limit`` of those that start with ``prefix`` (a suggestion also by its part after
+    ``alias.``), each value once: exact matches first, then by kind, then by name. A partial sort:
+    10,000 tables after ``FROM `` cost a filter and a heap of ``limit``, not a sort of them all."""
+    lowered = prefix.lower()
+    best: dict[str, tuple] = {}
+    for index, candidate in enumerate(found):
+        value = candidate.value
+        if value in best:
+            continue
+        low = value.lower()
+        if lowered and not low.startswith(lowered) and not (
+                candidate.kind == "suggestion" and "." in low and low.split(".", 1)[1].startswith(lowered)):
+            continue
+        best[value] = (low != lowered, _KIND_ORDER.get(candidate.kind, 9),
+                       index if candidate.kind == "suggestion" else 0, low, value, candidate)
+    return [item[-1] for item in heapq.nsmallest(limit, best.values())]
 
 
 def table_functions(cache: SchemaCache) -> list[Candidate]:
-    known = {c.value.lower(): c.detail for c in cache.functions()}
+    known = {c.value.lower(): c.detail for c in _safe(cache.functions, [])}
     return [Candidate(name, "table function", known[name]) for name in TABLE_FUNCTIONS if name in known]
 
 
@@ -239,76 +616,106 @@ def keyword_dictionary() -> dict:
             "keywords": [Candidate(k, "keyword").to_json() for k in KEYWORDS], "columns": {}}
 
 
-def _in_from_clause(before: str) -> bool:
-    words = before.upper().split()
-    for word in reversed(words):
-        if word in ("FROM", "JOIN"):
-            return True
-        if word in ("SELECT", "WHERE", "ON", "GROUP", "ORDER", "BY", "HAVING"):
-            return False
-    return False
-
-
-def _after_dot(cache: SchemaCache, statement: str, qualifier: str, prefix: str) -> list[Candidate]:
-    tables = referenced_tables(statement)
-    target = tables.get(qualifier.lower())
-    for name in filter(None, [target, qualifier if "." in qualifier or not target else None]):
-        columns = cache.columns(name)
-        if columns:
-            return _filter(columns, prefix)
-    try:
-        relations = [c for c in cache.relations(qualifier) if c.kind != "temporary view"]
-    except Exception:
-        relations = []
-    if relations:
-        return _filter(relations, prefix)
-    try:
-        return _filter([Candidate(d, "database") for d in cache.databases(qualifier)], prefix)
-    except Exception:
-        return []
-
-
-def _filter(found: list[Candidate], prefix: str) -> list[Candidate]:
-    lowered = prefix.lower()
-    seen: dict[str, Candidate] = {}
-    for candidate in found:
-        if candidate.value.lower().startswith(lowered) and candidate.value not in seen:
-            seen[candidate.value] = candidate
-    return sorted(seen.values(), key=lambda c: (c.value.lower() != lowered, _KIND_ORDER.get(c.kind, 9),
-                                                c.value.lower()))
-
-
 # ---------------------------------------------------------------------------------------------
-# Per-session caches for the service
+# Per-session caches for the service, refreshed in the background
 # ---------------------------------------------------------------------------------------------
 
 class Completer:
-    """Holds one SchemaCache per session; the service drops a session's cache after DDL."""
+    """One SchemaCache per session, and one background worker that refreshes them after DDL."""
 
     def __init__(self) -> None:
         self._caches: dict = {}
         self._lock = threading.Lock()
+        self._changed = threading.Condition(self._lock)
+        self._stale: dict[int, SchemaCache] = {}
+        self._worker: Optional[threading.Thread] = None
+        self._busy = False
+        self._refreshing: Optional[SchemaCache] = None
+        self.refreshes = 0
 
     def cache(self, session) -> SchemaCache:
-        """The session's cache, dropped first when any session has written since it loaded (another
-        tab's CREATE TABLE shows in this one's completion without a refresh)."""
+        """The session's cache. When anything was written since it loaded (a statement that did not
+        pass the service's hook), a refresh starts in the background; this request answers from it."""
         with self._lock:
             cache = self._caches.get(session.handle)
             if cache is None:
-                cache = self._caches[session.handle] = SchemaCache(session.spark)
+                cache = self._caches[session.handle] = SchemaCache(session.spark, session)
         if cache.epoch != WRITES.value:
-            cache.invalidate()
+            self._schedule([cache])
         return cache
 
     def invalidate(self, session) -> None:
+        """A statement of ``session`` may have changed the catalog: every session's cache refreshes
+        (a table one session creates is offered to all), in the background."""
+        with self._lock:
+            caches = list(self._caches.values())
+        self._schedule(caches)
+
+    def statement_seen(self, session, text: str) -> None:
+        """A statement is about to run in ``session``: what its text says it creates, alters or drops is
+        offered (or no longer offered) to every session's next request, before any refresh."""
+        with self._lock:
+            own = self._caches.get(session.handle)
+            caches = list(self._caches.values())
+        if own is not None and _USE.match(text):
+            own.forget_current_database()  # its tables load at the next request (USE is no DDL)
+            return
+        change = change_of(text)
+        if change is None:
+            return
+        own_database = own.current_database if own is not None else None
+        if own_database is None and len(change.relation or ()) == 1:
+            own_database = session.spark.catalog.currentDatabase()
+        for cache in caches:
+            cache.apply(change, cache is own, own_database)
+
+    def forget(self, session) -> None:
+        with self._lock:
+            cache = self._caches.pop(session.handle, None)
+            if cache is not None:
+                self._stale.pop(id(cache), None)
+
+    def drop(self, session) -> None:
+        """Forget what is known of the session's catalog now (changed behind the gateway's back)."""
         with self._lock:
             cache = self._caches.get(session.handle)
         if cache is not None:
             cache.invalidate()
 
-    def forget(self, session) -> None:
+    def _schedule(self, caches: list[SchemaCache]) -> None:
         with self._lock:
-            self._caches.pop(session.handle, None)
+            for cache in caches:
+                cache.epoch = WRITES.value  # scheduled: requests meanwhile do not schedule it again
+                self._stale[id(cache)] = cache
+            if self._stale and (self._worker is None or not self._worker.is_alive()):
+                self._worker = threading.Thread(target=self._refresh_all, name="completion-refresh", daemon=True)
+                self._worker.start()
+            self._changed.notify_all()
+
+    def _refresh_all(self) -> None:
+        while True:
+            with self._lock:
+                if not self._stale:
+                    self._busy = False
+                    self._worker = None
+                    self._changed.notify_all()
+                    return
+                _, cache = self._stale.popitem()
+                self._busy = True
+                self._refreshing = cache
+            try:
+                cache.refresh()
+            except Exception:  # noqa: BLE001 - a closed session; the next request loads on demand
+                log.debug("completion refresh failed", exc_info=True)
+            with self._lock:
+                self.refreshes += 1
+                self._refreshing = None
+                self._changed.notify_all()
+
+    def wait_fresh(self, timeout_s: float = 30.0) -> bool:
+        """Wait until no refresh is pending or running (tests, benchmarks); True when settled."""
+        with self._lock:
+            return self._changed.wait_for(lambda: not self._stale and not self._busy, timeout=timeout_s)
 
     def warm(self, session) -> threading.Thread:
         """Load the session's tables and functions in the background, so the first popup is quick."""
@@ -326,8 +733,14 @@ class Completer:
         thread.start()
         return thread
 
-    def dictionary(self, session, columns_of=None) -> dict:
-        return dictionary(self.cache(session), columns_of)
+    def dictionary(self, session, columns_of=None, wait_s: float = 10.0) -> dict:
+        """The editor's dictionary, once a pending refresh of the session's cache is done (bounded): the
+        editor keeps it until the next change, so it must not be built from a list about to be replaced."""
+        cache = self.cache(session)
+        with self._lock:
+            self._changed.wait_for(lambda: id(cache) not in self._stale and self._refreshing is not cache,
+                                   timeout=wait_s)
+        return dictionary(cache, columns_of)
 
     def complete(self, session, statement: str, position: int) -> list[Candidate]:
         if not isinstance(statement, str):

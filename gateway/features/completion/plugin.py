@@ -1,21 +1,33 @@
-"""The completion feature: schema-aware candidates per session, caches dropped when the catalog may
-have changed; its calls and REST route."""
+"""The completion feature: candidates from a parse of the statement, per-session caches patched from
+DDL statements and refreshed in the background after them; its calls and REST route."""
 from __future__ import annotations
+
+import logging
 
 from gateway.api.plugins import Feature
 from gateway.features.completion.api import CompletionApi
 from gateway.features.completion.completer import Completer
 from gateway.models import Candidate
 
+log = logging.getLogger(__name__)
+
 
 class CompletionFeature(Feature):
     name = "completion"
     api = CompletionApi
-    description = "Context-aware completion: tables, views, columns, functions with signatures, keywords."
+    description = ("Completion from a parse of the statement: tables, views, CTEs, columns, struct fields, "
+                   "functions with signatures, keywords.")
 
     def start(self, host) -> None:
         super().start(host)
         self.completer = Completer()
+
+    def check_statement(self, session, statement) -> None:
+        """Not a guard: what a DDL statement creates or drops is offered at once (never refuses one)."""
+        try:
+            self.completer.statement_seen(session, statement.text)
+        except Exception:  # noqa: BLE001 - completion's guess must never stop a statement
+            log.debug("completion could not read the statement's change", exc_info=True)
 
     def schema_changed(self, session) -> None:
         self.completer.invalidate(session)
@@ -38,7 +50,11 @@ class CompletionFeature(Feature):
         self.completer.warm(self.host.session(session))
 
     def refresh_completion(self, session) -> None:
-        self.completer.invalidate(self.host.session(session))
+        self.completer.drop(self.host.session(session))
+
+    def wait_fresh(self, timeout_s: float = 30.0) -> bool:
+        """Wait until the background refresh after DDL is done (tests, benchmarks)."""
+        return self.completer.wait_fresh(timeout_s)
 
     def completion_dictionary(self, session, columns_of=None) -> dict:
         return self.completer.dictionary(self.host.session(session), columns_of)

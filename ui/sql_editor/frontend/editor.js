@@ -127,9 +127,9 @@
   // --- completion ------------------------------------------------------------------------------
   // The session's dictionary (tables, views, databases, catalogs, functions with signatures, table
   // functions, keywords) is handed over once per change (args.dictionary, fingerprint args.dict_fp)
-  // and kept here, so most popups need no round trip at all. The columns of a table are asked for
-  // once (action "columns") and kept per table. Contexts the dictionary cannot answer (the tables of
-  // another database after "db.") ask Python for that context, once, and keep the answer.
+  // and kept here: the popups that do not depend on the statement (tables after FROM, USE) need no
+  // round trip. Every other context asks Python's completion engine (the one REST uses) once and
+  // keeps the answer.
   let dictionary = null;
   let dictFp = null;
   const columnCache = new Map();       // lower-case table name -> candidates, or null (no such table)
@@ -137,64 +137,34 @@
   let pending = null;                  // a round-trip completion {ids, key, callback, timer}
   let pendingColumns = null;           // {id, tables, waiters: [fn]}
 
-  const KIND_SCORE = { "column": 6000, "table": 5000, "view": 5000, "temporary view": 5000,
+  const KIND_SCORE = { "suggestion": 8000, "alias": 7000, "column": 6000, "field": 6000, "cte": 5000,
+                       "table": 5000, "view": 5000, "temporary view": 5000, "table alias": 4800,
                        "table function": 4500, "database": 4000, "catalog": 3500, "function": 3000,
                        "keyword": 2000 };
-  function toAce(items, extraScore) {
+  // The popup shows the kind and the short detail (a column's type, a function's argument list); the
+  // tooltip the whole detail (a function's one-line description too). ``ranked``: the engine's order
+  // (answers from Python) is kept as it is; local lists are ordered by kind.
+  function toAce(items, extraScore, ranked) {
     const total = items.length;
     return items.map(function (item, index) {
+      const short = item.detail ? item.detail.split(" \u2014 ")[0] : "";
       return {
         caption: item.value,
         value: item.value,
-        meta: item.detail ? item.kind + " · " + item.detail : item.kind,
-        score: (KIND_SCORE[item.kind] || 0) + (extraScore || 0) + (total - index) / (total + 1),
+        meta: short ? item.kind + " · " + short : item.kind,
+        score: (ranked ? 10000 : (KIND_SCORE[item.kind] || 0)) + (extraScore || 0) + (total - index) / (total + 1),
         docText: item.detail ? item.value + " — " + item.kind + ": " + item.detail : undefined,
       };
     });
   }
 
-  // Tables a statement names after FROM / JOIN / a comma of a FROM clause, with their aliases.
   const IDENT = "(?:`[^`]+`|[A-Za-z_][A-Za-z0-9_]*)";
-  const NOT_ALIAS = /^(where|group|order|having|limit|on|using|join|left|right|full|inner|outer|cross|natural|union|except|intersect|select|from|lateral|window|qualify|pivot|unpivot|as|tablesample|sort|cluster|distribute)$/i;
   function unquote(name) { return name.replace(/`/g, ""); }
   function statementAround(text, cursor) {
     const start = text.lastIndexOf(";", cursor - 1) + 1;
     let end = text.indexOf(";", cursor);
     if (end < 0) end = text.length;
     return { text: text.slice(start, end), cursor: cursor - start };
-  }
-  function referencedTables(statement) {
-    const found = {};
-    function add(name, alias) {
-      if (/^\w+\s*\(/.test(name)) return;
-      const plain = unquote(name);
-      found[plain.split(".").pop().toLowerCase()] = plain;
-      if (alias && !NOT_ALIAS.test(alias)) found[unquote(alias).toLowerCase()] = plain;
-    }
-    let m;
-    const items = new RegExp("(" + IDENT + "(?:\\." + IDENT + ")*)(?:\\s+(?:as\\s+)?(" + IDENT + "))?", "gi");
-    const from = new RegExp("\\b(from|join)\\s+([^;]*?)(?=\\b(?:where|group|order|having|limit|on|using|union|except|intersect|join|left|right|full|inner|cross|natural|window|qualify|lateral|select)\\b|[()]|$)", "gi");
-    while ((m = from.exec(statement)) !== null) {
-      const clause = m[2];
-      const parts = m[1].toLowerCase() === "from" ? clause.split(",") : [clause];
-      parts.forEach(function (part) {
-        items.lastIndex = 0;
-        const item = items.exec(part.trim());
-        if (item && item.index === 0) add(item[1], item[2]);
-      });
-      if (m[0].length === 0) from.lastIndex++;
-    }
-    return found;
-  }
-
-  function requestColumns(tables, done) {
-    if (pendingColumns && tables.every(function (t) { return pendingColumns.tables.indexOf(t) >= 0; })) {
-      pendingColumns.waiters.push(done);
-      return;
-    }
-    const id = nonce + "-k" + (++counter);
-    pendingColumns = { id: id, tables: tables, waiters: [done] };
-    post({ id: id, action: "columns", tables: tables });
   }
   function receiveColumns(answer) {
     if (!answer || !answer.columns) return;
@@ -207,12 +177,6 @@
       waiters.forEach(function (w) { w(); });
     }
   }
-  function columnsOf(tables) {
-    let out = [];
-    tables.forEach(function (t) { out = out.concat(columnCache.get(t.toLowerCase()) || []); });
-    return out;
-  }
-
   // Where the cursor is: "dot" (after x.), "table" (a name of a table expected), "use", or "any".
   const TABLE_WORDS = /^(from|join|into|table|update|describe|desc|overwrite)$/i;
   function contextAt(text, cursor, prefix) {
@@ -240,36 +204,18 @@
       if (!dictionary) { roundTrip(text, cursor, prefix, callback); return; }
       const ctx = contextAt(text, cursor, prefix);
       const d = dictionary;
-      if (ctx.kind === "table") {
+      // Context-free lists come from the dictionary at once; everything that depends on the statement
+      // (aliases, CTEs, subqueries, struct fields, join conditions, …) from the gateway's engine, the
+      // same one REST's complete-statement uses, one round trip per context (answers kept).
+      if (ctx.kind === "table" && !/\bwith\b/i.test(statementAround(text, cursor).text)) {
         callback(null, toAce(d.relations.concat(d.databases, ctx.tvf ? d.table_functions : [])));
       } else if (ctx.kind === "use") {
         callback(null, toAce(d.databases.concat(d.catalogs)));
-      } else if (ctx.kind === "dot") {
-        const refs = referencedTables(ctx.statement);
-        const table = refs[ctx.qualifier.toLowerCase()] || (ctx.qualifier.indexOf(".") > 0 ? ctx.qualifier : null);
-        const isDatabase = d.databases.some(function (db) { return db.value.toLowerCase() === ctx.qualifier.toLowerCase(); });
-        if (table && !isDatabase) {
-          const key = table.toLowerCase();
-          const answer = function () {
-            const cols = columnCache.get(key);
-            if (cols) callback(null, toAce(cols));
-            else roundTrip(text, cursor, prefix, callback);  // not a table we know: ask for the context
-          };
-          if (columnCache.has(key)) answer(); else requestColumns([table], answer);
-        } else {
-          roundTrip(text, cursor, prefix, callback);      // db. or catalog.: tables of another database
-        }
       } else {
-        const tables = Object.keys(referencedTables(ctx.statement)).length ?
-          Array.from(new Set(Object.values(referencedTables(ctx.statement)))) : [];
-        const missing = tables.filter(function (t) { return !columnCache.has(t.toLowerCase()); });
-        const general = d.functions.concat(d.keywords);
-        if (!missing.length) { callback(null, toAce(columnsOf(tables).concat(general))); return; }
-        requestColumns(missing, function () { callback(null, toAce(columnsOf(tables).concat(general))); });
+        roundTrip(text, cursor, prefix, callback);
       }
     },
   };
-
   // The round trip for a context the dictionary cannot answer: one request, its answer kept.
   function roundTrip(text, cursor, prefix, callback) {
     const start = cursor - prefix.length;
@@ -309,7 +255,7 @@
 
   function receiveCompletions(answer) {
     if (!answer || !pending || pending.ids.indexOf(answer.id) < 0) return;
-    const items = toAce(answer.items);
+    const items = toAce(answer.items, 0, true);
     completionCache.set(pending.key, items);
     finishPending(items);
   }
@@ -343,7 +289,7 @@
   }
 
   // Open the popup where a name is expected even before a letter is typed.
-  const TABLE_CONTEXT = /\b(from|join|into|table|update|describe|use)\s+$/i;
+  const TABLE_CONTEXT = /\b(from|join|into|table|update|describe|use|on|by)\s+$/i;
   editor.commands.on("afterExec", function (event) {
     if (event.command.name !== "insertstring") return;
     const pos = editor.getCursorPosition();
