@@ -12,7 +12,8 @@ import functools
 import logging
 from typing import Callable, Iterable, Optional
 
-from gateway.spark.arrow_stream import ArrowBatchStream, constant_projection, is_small, small_result
+from gateway.spark.arrow_stream import (ArrowBatchStream, carry_as_strings, constant_projection, is_small,
+                                        small_result)
 from gateway.errors import GatewayError, InvalidStatementError
 from gateway.models import Column, OperationStatus, StatementSummary
 from gateway.core.freshness import WRITES, may_write
@@ -117,6 +118,9 @@ class StatementRunner:
                 else:
                     df = self.dataframe(session, statement)
                 last = statement.index == len(statements) - 1
+                declared = df.schema if df is not None else None  # the types the client is told
+                if declared is not None:  # intervals and VARIANT as Spark's strings: Arrow cannot carry them
+                    df = carry_as_strings(df, declared)
                 # A projection of constants (SELECT 1) is computed in the driver: no job, no pool.
                 local = constant_projection(df) if last and df is not None else None
                 if local is None:
@@ -128,7 +132,7 @@ class StatementRunner:
                     summary.status = "FINISHED"
                     continue
                 schema = df.schema if df is not None else None
-                operation.fetcher.set_columns(result_columns(schema) if schema is not None else [])
+                operation.fetcher.set_columns(result_columns(declared) if declared is not None else [])
                 if schema is None or not schema.fields:
                     batches: Iterable = []
                 elif local is not None or is_small(df):
@@ -195,7 +199,7 @@ class StatementRunner:
         if not schema.fields:
             return 0
         if is_small(df):
-            return len(df.collect())
+            return small_result(df).num_rows
         stream = self.streams.admit(prepare_stream(df, schema, timezone), wanted=lambda: operation.status in _ACTIVE)
         try:
             return sum(batch.num_rows for batch, _ in stream)
