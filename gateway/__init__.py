@@ -14,7 +14,7 @@ from gateway.api import (LOCAL_PRINCIPAL, AdminOperation, AdminSession, ApiToken
                          OperationStateError, OperationStatus, OperationType, PageSpec, PermissionDeniedError,
                          Principal, PropertySpec, ResourceError, ResultSet, ResultType, SavedQuery,
                          SessionHandle, SessionLimitError, SessionNotFoundError, SqlExecutionError, StageProgress,
-                         StatementText, StoreUnavailableError, TableDetail, TableInfo, TableKind, UdfClass,
+                         StatementText, StoreUnavailableError, TableDetail, TooManyLoginsError, TableInfo, TableKind, UdfClass,
                          UserInfo)
 from gateway.config import WorkbenchConfig, is_loopback, load_config
 from gateway.version import __version__
@@ -52,5 +52,5 @@ __all__ = [
     "InvalidRequestError", "ObjectNotFoundError", "OperationStateError", "SqlExecutionError", "ResourceError",
     "FeatureNotInstalledError", "PageSpec", "startup_completion_dictionary",
     "Principal", "LOCAL_PRINCIPAL", "UserInfo", "ApiToken", "AdminSession", "AdminOperation",
-    "AuthenticationError", "PermissionDeniedError",
+    "AuthenticationError", "PermissionDeniedError", "TooManyLoginsError",
 ]

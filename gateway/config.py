@@ -115,6 +115,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("rest.token", "", "Bearer token every REST request must carry (empty: no token, loopback only)."),
     Setting("rest.max_request_bytes", 4 * 1024 * 1024, "Largest REST request body (JSON) accepted."),
     Setting("rest.max_upload_bytes", 128 * 1024 * 1024, "Largest jar accepted by the REST upload."),
+    Setting("rest.allowed_origins", [],
+            "Origins (https://host:port) of other web pages that may send POST, PUT, PATCH and DELETE to the REST "
+            "API from a browser; the API's own origin always may, every other origin gets 403 (docs/rest.md)."),
     Setting("auth.mode", "none",
             "Who may use the workbench: none (one user, loopback only), builtin (users and passwords in the "
             "store), proxy (a trusted reverse proxy's header names the user), oidc (Streamlit's st.login). "
@@ -135,6 +138,13 @@ SETTINGS: tuple[Setting, ...] = (
             "With auth on: most sessions one user may have open (0 = no limit beyond session.max_sessions)."),
     Setting("auth.max_running_per_user", 0,
             "With auth on: most statements one user may have running or waiting at once (0 = no limit)."),
+    Setting("auth.login_max_failures", 5,
+            "Wrong passwords (auth.mode builtin) in a row for one user name, or from one client address, before "
+            "its logins are locked for auth.login_lockout_s (0 = no limit)."),
+    Setting("auth.login_lockout_s", 30.0,
+            "First lock after auth.login_max_failures wrong logins; each wrong one after a lock doubles the next "
+            "lock, up to auth.login_max_lockout_s. A right login clears the count (0 = no lock)."),
+    Setting("auth.login_max_lockout_s", 900.0, "Longest lock of a user name or client address after wrong logins."),
     Setting("auth.oidc_user_claim", "email",
             "auth.mode = oidc: the claim of the identity token that names the user (email, preferred_username, sub)."),
     Setting("auth.trusted_proxies", [],

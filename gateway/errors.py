@@ -131,6 +131,12 @@ class AuthenticationError(GatewayError):
     http_status = 401
 
 
+class TooManyLoginsError(GatewayError):
+    """Wrong passwords or tokens in a row: logins of that user or from that address wait (auth.login_*)."""
+
+    http_status = 429
+
+
 class PermissionDeniedError(GatewayError):
     """The user is known but may not do this (an admin's call, an admin-only feature)."""
 

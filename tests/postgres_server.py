@@ -76,6 +76,16 @@ class PostgresServer:
             shutil.chown(self.base_dir, SUPERUSER, SUPERUSER)
         self._run("initdb", "-D", str(self.data_dir), "-U", SUPERUSER, "--auth=trust", "--encoding=UTF8",
                   "--locale=C.UTF-8", "--no-sync")
+        return self.resume()
+
+    def pause(self) -> None:
+        """Stop the server (fast shutdown) and keep its data: an outage that ``resume()`` ends."""
+        self._run("pg_ctl", "-D", str(self.data_dir), "-m", "fast", "-w", "-t", str(STOP_TIMEOUT_S), "stop",
+                  timeout=STOP_TIMEOUT_S + 10)
+        self.pid = None
+
+    def resume(self) -> "PostgresServer":
+        """Start the initialized cluster (again) on the same port."""
         options = (f"-c listen_addresses=127.0.0.1 -p {self.port} -c unix_socket_directories={self.base_dir} "
                    f"-c fsync=off -c full_page_writes=off -c synchronous_commit=off -c max_connections=100")
         self._run("pg_ctl", "-D", str(self.data_dir), "-l", str(self.log_file), "-o", options,

@@ -277,6 +277,9 @@ def editor(gateway, session, tab_id: str) -> None:
         st.rerun()
     current = tabs.runs().get(tab_id)
     st.session_state.current_run = current
+    if tab_id in tabs.unsaved() and not tab_id.startswith(tabs.OFFLINE_PREFIX):   # the bar said so for those
+        st.warning("The workbench store is unavailable: this draft is kept in this browser tab only, and saved "
+                   "as soon as the store is back. Keep this tab open until then.", icon=":material/cloud_off:")
     dictionary, fingerprint = completion_dictionary(gateway, session, st.session_state.get(EDITOR_KEY))
     text = state.editor_text()
     sql_editor(text, state.editor_version(), completions=st.session_state.get("completion_answer"),

@@ -3,6 +3,8 @@ status, duration, rows, error class, time), searchable, kept across reloads and 
 in a tab or run it again."""
 from __future__ import annotations
 
+import html
+
 import streamlit as st
 
 from gateway import GatewayError
@@ -48,7 +50,8 @@ def render(gateway, session) -> None:
         first_line = text.splitlines()[0] if text else ""
         more = " …" if len(text.splitlines()) > 1 or len(first_line) > 110 else ""
         with line:
-            st.markdown(f"{_ICONS.get(entry.status, '•')} <small>{' · '.join(facts)}</small>", unsafe_allow_html=True)
+            st.markdown(f"{_ICONS.get(entry.status, '•')} <small>{html.escape(' · '.join(facts))}</small>",
+                        unsafe_allow_html=True)  # facts are the gateway's, escaped all the same
             st.text(first_line[:110] + more)   # plain text: no Markdown in a statement
         if open_button.button("Open", key=f"history_open_{entry.entry_id}", help="Open it in the editor (a new tab "
                               "unless the tab shown is empty)"):

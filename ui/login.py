@@ -84,7 +84,8 @@ def _log_in(gateway: GatewayContract) -> None:
     name, password = st.session_state.get("login_name", ""), st.session_state.get("login_password", "")
     st.session_state["login_password"] = ""
     try:
-        principal = gateway.authenticate_password(name, password)
+        # The address keys the lock after wrong passwords (auth.login_*) beside the user name.
+        principal = gateway.authenticate_password(name, password, client=st.context.ip_address or "127.0.0.1")
     except AuthenticationError as exc:
         st.session_state["login_error"] = (f"{exc.message}. Try again; an admin can set a new password "
                                            f"(`python -m gateway users add NAME`).")

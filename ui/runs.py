@@ -44,6 +44,37 @@ def unique_names(columns) -> list[str]:
     return names
 
 
+def _nullable_nulls(kind: pa.DataType) -> pa.DataType:
+    """``kind`` with every null-typed child nullable: Spark's Arrow marks the elements of
+    ``array_compact(array(null))`` as a non-nullable null type, which Parquet refuses."""
+    def field(f: pa.Field) -> pa.Field:
+        return pa.field(f.name, _nullable_nulls(f.type), f.nullable or pa.types.is_null(f.type), f.metadata)
+
+    if pa.types.is_map(kind):
+        return pa.map_(field(kind.key_field), field(kind.item_field))
+    if pa.types.is_list(kind):
+        return pa.list_(field(kind.value_field))
+    if pa.types.is_large_list(kind):
+        return pa.large_list(field(kind.value_field))
+    if pa.types.is_struct(kind):
+        return pa.struct([field(kind.field(i)) for i in range(kind.num_fields)])
+    return kind
+
+
+def parquet_ready(table: pa.Table) -> pa.Table:
+    """``table`` as Parquet can store it (see ``_nullable_nulls``); the same table when it already can.
+    A column whose type changes is built again from its values (Arrow's cast of a list of null
+    type to a nullable one leaves its children short)."""
+    schema = pa.schema([pa.field(f.name, _nullable_nulls(f.type), f.nullable or pa.types.is_null(f.type), f.metadata)
+                        for f in table.schema], metadata=table.schema.metadata)
+    if schema.equals(table.schema):
+        return table
+    columns = [column if column.type.equals(target.type) else
+               pa.chunked_array([pa.array(column.to_pylist(), type=target.type)], type=target.type)
+               for column, target in zip(table.columns, schema)]
+    return pa.Table.from_arrays(columns, schema=schema)
+
+
 class ParquetSink:
     """Appends pages to one Parquet file: their Arrow tables as they are, or a table built from JSON rows
     (statements the gateway answers itself have no Arrow); every page cast to the first page's schema."""
@@ -59,7 +90,7 @@ class ParquetSink:
             return
         try:
             if page.arrow is not None:
-                table = page.arrow.rename_columns(names)
+                table = parquet_ready(page.arrow.rename_columns(names))
             else:
                 table = pa.table({name: pa.array([row[i] for row in page.rows]) for i, name in enumerate(names)})
             if self._writer is None:

@@ -58,9 +58,10 @@ def render_operations(gateway, session) -> None:
         text, cancel, close = st.columns([8, 1, 1], vertical_alignment="center")
         duration = info.duration_s if info.duration_s is not None else now - info.submitted_at
         first = info.statement.strip().splitlines()[0][:100] if info.statement.strip() else ""
-        text.markdown(f"**{info.status.value}** · {duration:.1f} s · {info.rows_fetched:,} rows fetched · "
-                      f"`{first}`  \n<small>operation `{str(handle)[:8]}` · jobs {info.job_ids or '–'}</small>",
-                      unsafe_allow_html=True)
+        # The statement is the user's text: shown as plain text, never as Markdown or HTML (issue 27 item 10).
+        text.markdown(f"**{info.status.value}** · {duration:.1f} s · {info.rows_fetched:,} rows fetched")
+        text.text(first)
+        text.caption(f"operation `{str(handle)[:8]}` · jobs {info.job_ids or '–'}")
         if cancel.button("Cancel", key=f"op_cancel_{handle}",
                          disabled=info.status not in (OperationStatus.PENDING, OperationStatus.RUNNING)):
             _act(gateway.cancel_operation, session, handle)

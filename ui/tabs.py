@@ -7,16 +7,33 @@ active (also in the URL, ``?tab=…``, so a reload comes back to it) and each ta
 """
 from __future__ import annotations
 
+import time
+import uuid
+from dataclasses import dataclass
 from typing import Optional
 
 import streamlit as st
 
-from gateway import GatewayError
+from gateway import GatewayError, ObjectNotFoundError, StoreUnavailableError
 
 from . import state
 
 ACTIVE_KEY = "active_tab"
 RUNS_KEY = "tab_runs"
+# Drafts the store could not take (it is down): kept in this browser session, saved once it is back.
+UNSAVED_KEY = "unsaved_drafts"
+OFFLINE_PREFIX = "unsaved-"
+
+
+@dataclass
+class StandInTab:
+    """The tab shown while the store is down and this browser session has none of its tabs."""
+
+    tab_id: str
+    text: str
+    title: str = "Unsaved (store unavailable)"
+    position: int = 0
+    updated_at: float = 0.0
 
 
 def user() -> str:
@@ -63,15 +80,65 @@ def set_run(tab_id: str, run) -> None:
         st.session_state.current_run = run
 
 
+def unsaved() -> dict:
+    return st.session_state.setdefault(UNSAVED_KEY, {})
+
+
 def save_text(gateway, tab_id: Optional[str], text: str) -> None:
-    """Keep the draft of ``tab_id`` (the active tab when None); say so if the store refuses it."""
+    """Keep the draft of ``tab_id`` (the active tab when None). While the store is down the draft stays in
+    this browser session, and is saved with the next edit or rerun once the store is back (issue 27)."""
     tab_id = tab_id or st.session_state.get(ACTIVE_KEY)
     if not tab_id:
         return
+    if tab_id.startswith(OFFLINE_PREFIX):
+        unsaved()[tab_id] = text
+        return
     try:
         gateway.save_tab_text(user(), tab_id, text)
+        unsaved().pop(tab_id, None)
+    except StoreUnavailableError:
+        unsaved()[tab_id] = text
     except GatewayError as exc:
         st.toast(f"The draft could not be saved: {exc.message}", icon=":material/warning:")
+
+
+def save_unsaved(gateway) -> bool:
+    """Save the drafts kept while the store was down; True when none is left. A stand-in tab's draft
+    becomes a new tab (made active if it is shown)."""
+    pending = unsaved()
+    for tab_id, text in list(pending.items()):
+        if tab_id.startswith(OFFLINE_PREFIX) and text.strip() in ("", state.DEFAULT_SQL.strip()):
+            pending.pop(tab_id, None)   # nothing typed in the stand-in: no new tab
+            continue
+        try:
+            if tab_id.startswith(OFFLINE_PREFIX):
+                tab = gateway.open_tab(user(), text=text)
+                if st.session_state.get(ACTIVE_KEY) == tab_id:
+                    st.session_state[ACTIVE_KEY] = tab.tab_id
+            else:
+                gateway.save_tab_text(user(), tab_id, text)
+        except StoreUnavailableError:
+            return False
+        except ObjectNotFoundError:   # the tab was closed elsewhere meanwhile: keep the text in a new one
+            gateway.open_tab(user(), text=text)
+        pending.pop(tab_id, None)
+        st.toast("The workbench store is back: the draft kept in this browser tab is saved.",
+                 icon=":material/cloud_done:")
+    return True
+
+
+def _offline(exc: GatewayError):
+    """The store is down: say so, and go on with the tab this browser session shows (its text kept here)."""
+    tab_id = st.session_state.get(ACTIVE_KEY)
+    if not tab_id:
+        tab_id = OFFLINE_PREFIX + uuid.uuid4().hex[:12]
+        st.session_state[ACTIVE_KEY] = tab_id
+    text = unsaved().get(tab_id) or st.session_state.get("editor_text") or ""
+    unsaved().setdefault(tab_id, text)
+    st.warning(f"{exc.message}\n\nYour tabs come back when the store does. What you type now is kept in this "
+               f"browser tab only and saved as soon as the store is back: keep this tab open until then.",
+               icon=":material/cloud_off:")
+    return StandInTab(tab_id, text, updated_at=time.time())
 
 
 def open_new(gateway, text: str = "", title: Optional[str] = None):
@@ -86,8 +153,15 @@ def _label(tab, running: set) -> str:
 
 
 def render_bar(gateway) -> object:
-    """The tab strip (pick, new) and the active tab's menu (rename, move, close); returns the active tab."""
-    found = tabs(gateway)
+    """The tab strip (pick, new) and the active tab's menu (rename, move, close); returns the active tab.
+    While the store is down: a warning and the tab this browser session shows, its draft kept here."""
+    try:
+        save_unsaved(gateway)
+        found = tabs(gateway)
+    except StoreUnavailableError as exc:
+        return _offline(exc)
+    if (st.session_state.get(ACTIVE_KEY) or "").startswith(OFFLINE_PREFIX):
+        st.session_state.pop(ACTIVE_KEY, None)   # a stand-in whose draft is now a tab of the store
     current = active(gateway, found)
     running = {tab_id for tab_id, run in runs().items() if run is not None and not run.finished}
     by_id = {t.tab_id: t for t in found}

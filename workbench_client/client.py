@@ -128,7 +128,8 @@ class GatewayClient:
         self._ssl_context = ssl_context
         self._host = parsed.hostname
         self._port = parsed.port or (443 if self._https else 80)
-        self._headers = {"Accept": "application/json"}
+        # The custom header tells the server this is a program, not another site's web page (docs/rest.md).
+        self._headers = {"Accept": "application/json", "X-Workbench-Client": "workbench_client"}
         if token:
             self._headers["Authorization"] = f"Bearer {token}"
         self.timeout_s = timeout_s
@@ -437,10 +438,43 @@ def _native_column(column) -> list:
         values = _temporal_values(column)
         if values is not None:
             return values
-    values = column.to_pylist()
+    try:
+        values = column.to_pylist()
+    except (OverflowError, ValueError):  # a datetime out of Python's range (UTC year 0 of a zoned timestamp)
+        return _native_by_parts(column)
     if pa.types.is_map(kind) or pa.types.is_nested(kind):
         return [_native_nested(v, kind) for v in values]
     return values
+
+
+def _native_by_parts(column) -> list:
+    """``to_pylist()`` by child columns, for values it cannot convert at once: a zoned timestamp
+    whose UTC instant is before year 1 (year 1 in a zone east of UTC) becomes an aware datetime
+    in its own zone (Arrow's ``local_timestamp``), at any depth. A value out of datetime's range
+    in its zone too raises ``to_pylist()``'s error, as before."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if isinstance(column, pa.ChunkedArray):
+        column = column.combine_chunks()
+    kind = column.type
+    valid = column.is_valid().to_pylist()
+    if pa.types.is_timestamp(kind) and kind.tz:
+        tzinfo = pa.lib.string_to_tzinfo(kind.tz)
+        local = pc.local_timestamp(column).to_pylist()  # out of range here too: to_pylist()'s error
+        return [None if v is None else v.replace(tzinfo=tzinfo) for v in local]
+    if pa.types.is_struct(kind):
+        names = [kind.field(i).name for i in range(kind.num_fields)]
+        children = [_native_column(child) for child in column.flatten()]
+        return [dict(zip(names, values)) if ok else None for ok, values in zip(valid, zip(*children))]
+    if pa.types.is_list(kind) or pa.types.is_large_list(kind) or pa.types.is_map(kind):
+        offsets = column.offsets.to_pylist()
+        if pa.types.is_map(kind):
+            keys, items = _native_column(column.values.field(0)), _native_column(column.values.field(1))
+            return [dict(zip(keys[a:b], items[a:b])) if ok else None for ok, a, b in zip(valid, offsets, offsets[1:])]
+        values = _native_column(column.values)
+        return [values[a:b] if ok else None for ok, a, b in zip(valid, offsets, offsets[1:])]
+    return column.to_pylist()
 
 
 # datetime.datetime's range (years 1 to 9999) in microseconds since the epoch.
@@ -588,10 +622,21 @@ def _decimal_decoder(scale: int):
     return lambda value: Decimal(value) if isinstance(value, str) else Decimal(repr(value)).quantize(step)
 
 
+def _iso_or_text(parse):
+    """``parse``, or the text itself for a date or time out of Python's years 1-9999 (a zoned
+    timestamp of year 1 east of UTC is in year 0 in UTC): JSON pages carry no zone to show it in."""
+    def decode(value):
+        try:
+            return parse(value)
+        except ValueError:
+            return value
+    return decode
+
+
 _JSON_DECODERS = {
-    "DATE": dt.date.fromisoformat,
-    "TIMESTAMP": dt.datetime.fromisoformat,
-    "TIMESTAMP_LTZ": dt.datetime.fromisoformat,  # "…Z": aware, in UTC
+    "DATE": _iso_or_text(dt.date.fromisoformat),
+    "TIMESTAMP": _iso_or_text(dt.datetime.fromisoformat),
+    "TIMESTAMP_LTZ": _iso_or_text(dt.datetime.fromisoformat),  # "…Z": aware, in UTC
     "VARBINARY": base64.b64decode,
 }
 

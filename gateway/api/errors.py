@@ -7,10 +7,10 @@ from gateway.errors import (AuthenticationError, BusyError, ConfigurationError, 
                             EngineDownError, GatewayError, InternalError, InvalidRequestError, InvalidStatementError,
                             InvalidTokenError, JavaNotFoundError, ObjectNotFoundError, OperationNotFoundError,
                             OperationStateError, PermissionDeniedError, ResourceError, SessionLimitError,
-                            SessionNotFoundError, SqlExecutionError, StoreUnavailableError)
+                            SessionNotFoundError, SqlExecutionError, StoreUnavailableError, TooManyLoginsError)
 
 __all__ = ["AuthenticationError", "BusyError", "ConfigurationError", "DataDirectoryInUseError", "EngineDownError",
            "FeatureNotInstalledError", "GatewayError", "InternalError", "InvalidRequestError", "InvalidStatementError",
            "InvalidTokenError", "JavaNotFoundError", "ObjectNotFoundError", "OperationNotFoundError",
            "OperationStateError", "PermissionDeniedError", "ResourceError", "SessionLimitError",
-           "SessionNotFoundError", "SqlExecutionError", "StoreUnavailableError"]
+           "SessionNotFoundError", "SqlExecutionError", "StoreUnavailableError", "TooManyLoginsError"]

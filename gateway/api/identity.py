@@ -92,8 +92,10 @@ class IdentityApi(Protocol):
 
     @without_principal
     @without_engine  # the store answers who a caller is, with or without Spark
-    def authenticate_password(self, name: str, password: str) -> Principal:
-        """auth.mode builtin: the user whose password this is (AuthenticationError, 401, otherwise)."""
+    def authenticate_password(self, name: str, password: str, client: Optional[str] = None) -> Principal:
+        """auth.mode builtin: the user whose password this is (AuthenticationError, 401, otherwise).
+        ``client``: the caller's address; wrong ones in a row lock the name and the address a while
+        (TooManyLoginsError, 429; settings auth.login_*)."""
 
     @without_principal
     @without_engine  # the store answers who a caller is, with or without Spark

@@ -13,6 +13,8 @@ and implements hooks for the rest:
 - ``handlers()``: the statement kinds it runs itself (its own or core ones, e.g. CTAS);
 - ``open_session``/``close_session``: per-session state, kept in ``session.extensions[name]``;
 - ``check_statement``: a guard run before every statement (it may refuse one by raising);
+- ``preparers()``: slow work by statement kind (a download), run after the guards and before the
+  session's statement lock;
 - ``schema_changed``: told before and after a statement that may change the catalog;
 - ``describe_functions``/``describe_function``: add what it knows to the catalog's function infos;
 - ``api``: its protocol (a ``typing.Protocol`` in its own ``api.py``); ``calls()`` implements exactly its
@@ -157,6 +159,12 @@ class Feature:
 
     def check_statement(self, session, statement) -> None:
         pass
+
+    def preparers(self) -> Mapping[str, StatementHandler]:
+        """Slow work a kind of statement needs before it touches its session (a jar's download): run in
+        the worker after the guards but before the session's statement lock, so that the session's other
+        statements go on meanwhile. The handler then finds the work done."""
+        return {}
 
     def schema_changed(self, session) -> None:
         pass

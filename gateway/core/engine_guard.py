@@ -18,56 +18,16 @@ once per statement, in the worker):
 from __future__ import annotations
 
 import logging
-from typing import Optional
 
 from gateway.config import WorkbenchConfig
 from gateway.errors import ConfigurationError, InvalidStatementError, PermissionDeniedError
+from gateway.core.sql_lexer import comment_nesting
 from gateway.spark.errors import ENGINE_ERRORS
 from gateway.spark.plan_guard import EngineAccess, PlanNotCheckable, describe, first_line, plan_capabilities
 
 log = logging.getLogger(__name__)
 
 ALLOW_NAMES = tuple(access.value for access in EngineAccess)
-
-
-def comment_nesting(text: str) -> int:
-    """The deepest nesting of ``/* … */`` block comments in ``text`` as Spark's lexer reads it
-    (quoted strings and identifiers and ``--`` line comments hold no comment; an unclosed one counts)."""
-    deepest = depth = 0
-    i, n = 0, len(text)
-    quote: Optional[str] = None
-    while i < n:
-        c = text[i]
-        if depth:
-            if text.startswith("/*", i):
-                depth += 1
-                deepest = max(deepest, depth)
-                i += 2
-            elif text.startswith("*/", i):
-                depth -= 1
-                i += 2
-            else:
-                i += 1
-        elif quote is not None:
-            if c == "\\" and quote != "`":
-                i += 2
-                continue
-            if c == quote:
-                quote = None
-            i += 1
-        elif c in "'\"`":
-            quote = c
-            i += 1
-        elif text.startswith("--", i):
-            end = text.find("\n", i)
-            i = n if end < 0 else end + 1
-        elif text.startswith("/*", i):
-            depth = 1
-            deepest = max(deepest, 1)
-            i += 2
-        else:
-            i += 1
-    return deepest
 
 
 def allowed_accesses(config: WorkbenchConfig) -> frozenset:

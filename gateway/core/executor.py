@@ -12,7 +12,8 @@ import functools
 import logging
 from typing import Callable, Iterable, Optional
 
-from gateway.spark.arrow_stream import ArrowBatchStream, constant_projection, is_small, small_result
+from gateway.spark.arrow_stream import (ArrowBatchStream, carry_as_strings, constant_projection, is_small,
+                                        small_result)
 from gateway.errors import GatewayError, InvalidStatementError
 from gateway.models import Column, OperationStatus, StatementSummary
 from gateway.core.freshness import WRITES, may_write
@@ -54,6 +55,8 @@ class StatementRunner:
         self.handlers: dict[StatementKind, StatementHandler] = {}
         # Checks run before every statement, in the worker; one may refuse it by raising (jars).
         self.guards: list[Callable[[object, Statement], None]] = []
+        # Slow work before the session's lock (a jar's download), by kind (Feature.preparers).
+        self.preparers: dict[StatementKind, StatementHandler] = {}
 
     def register(self, kind: StatementKind, handler: StatementHandler) -> None:
         """Let the gateway handle a kind of statement itself (modules, jars, CTAS, plans)."""
@@ -87,6 +90,7 @@ class StatementRunner:
         current: Optional[Statement] = None
         bind_current(operation)  # handlers see their operation (atomic writes commit through it)
         try:
+            self._prepare(session, operation, statements)
             # Wait for the session's statement before (one at a time), but not past a cancel.
             while not session.run_lock.acquire(timeout=0.1):
                 if operation.status.is_terminal:
@@ -114,6 +118,9 @@ class StatementRunner:
                 else:
                     df = self.dataframe(session, statement)
                 last = statement.index == len(statements) - 1
+                declared = df.schema if df is not None else None  # the types the client is told
+                if declared is not None:  # intervals and VARIANT as Spark's strings: Arrow cannot carry them
+                    df = carry_as_strings(df, declared)
                 # A projection of constants (SELECT 1) is computed in the driver: no job, no pool.
                 local = constant_projection(df) if last and df is not None else None
                 if local is None:
@@ -125,7 +132,7 @@ class StatementRunner:
                     summary.status = "FINISHED"
                     continue
                 schema = df.schema if df is not None else None
-                operation.fetcher.set_columns(result_columns(schema) if schema is not None else [])
+                operation.fetcher.set_columns(result_columns(declared) if declared is not None else [])
                 if schema is None or not schema.fields:
                     batches: Iterable = []
                 elif local is not None or is_small(df):
@@ -162,6 +169,17 @@ class StatementRunner:
             bind_current(None)
             operation.done.set()
 
+    def _prepare(self, session, operation: Operation, statements: list[Statement]) -> None:
+        """A slow download must not hold the session's other statements back (issue 27 item 11): the
+        preparers run before the lock, each statement checked by the guards first (a refused one does no work)."""
+        for statement in statements:
+            prepare = self.preparers.get(statement.kind)
+            if prepare is None or operation.status.is_terminal:
+                continue
+            for guard in self.guards:
+                guard(session, statement)
+            prepare(session, statement)
+
     @staticmethod
     def _feed(operation: Operation, batches: Iterable) -> int:
         """Put ``(batch, is_last)`` pairs into the buffer until the end or the client is gone."""
@@ -181,7 +199,7 @@ class StatementRunner:
         if not schema.fields:
             return 0
         if is_small(df):
-            return len(df.collect())
+            return small_result(df).num_rows
         stream = self.streams.admit(prepare_stream(df, schema, timezone), wanted=lambda: operation.status in _ACTIVE)
         try:
             return sum(batch.num_rows for batch, _ in stream)

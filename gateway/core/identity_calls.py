@@ -8,12 +8,15 @@ or workspace of another user does not exist for them, and an admin's call needs 
 """
 from __future__ import annotations
 
+import functools
 from typing import Optional
 
 from gateway.config import auth_mode
+from gateway.core.login_throttle import LoginThrottle, login_keys
 from gateway.errors import AuthenticationError, InvalidRequestError, ObjectNotFoundError, PermissionDeniedError
 from gateway.identity import LOCAL_PRINCIPAL, ApiToken, Principal, UserInfo, required_principal
 from gateway.store import WorkbenchStore
+
 
 class IdentityCalls:
     store: WorkbenchStore
@@ -50,14 +53,31 @@ class IdentityCalls:
     def whoami(self) -> Principal:
         return self._caller()
 
-    def authenticate_password(self, name: str, password: str) -> Principal:
+    @functools.cached_property
+    def login_throttle(self) -> LoginThrottle:
+        return LoginThrottle(self.config["auth.login_max_failures"], self.config["auth.login_lockout_s"],
+                             self.config["auth.login_max_lockout_s"])
+
+    def authenticate_password(self, name: str, password: str, client: Optional[str] = None) -> Principal:
         if self.auth_mode != "builtin":
             raise AuthenticationError(f"password logins are off: auth.mode is {self.auth_mode!r}, not 'builtin'")
-        user = self.store.check_password(name, password)
-        return Principal(user.name, user.admin)
+        return self._throttled(login_keys(name, client), lambda: self.store.check_password(name, password))
 
     def authenticate_token(self, token: str) -> Principal:
+        # Not throttled: a token is 256 random bits, nothing to guess; a lock by address would let one
+        # script with a revoked token lock out everyone behind the same proxy.
         user = self.store.authenticate_token(token)
+        return Principal(user.name, user.admin)
+
+    def _throttled(self, keys: list[str], check) -> Principal:
+        """A login through the throttle: refused while locked, counted when wrong, cleared when right."""
+        self.login_throttle.check(keys)
+        try:
+            user = check()
+        except AuthenticationError:
+            self.login_throttle.failed(keys)
+            raise
+        self.login_throttle.succeeded(keys)
         return Principal(user.name, user.admin)
 
     def authenticate_trusted(self, name: str) -> Principal:

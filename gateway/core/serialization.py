@@ -1,20 +1,20 @@
 """Serialization per the FLIP-91 appendix: type JSON, row values, and errors.
 
-Rows stay Arrow until the last step: flat columns are converted column by column inside
-Arrow (dates and timestamps cast to ISO strings there), which is ~10x faster than
-``Table.to_pylist()`` (see ARCHITECTURE.md). Timestamps have one text form everywhere, top
+Rows stay Arrow until the last step: columns are converted column by column inside
+Arrow (dates and timestamps cast to ISO strings there; nested columns through their child
+columns), which is ~10x faster than ``Table.to_pylist()`` (see ARCHITECTURE.md) and never makes
+a Python ``datetime``, so every date and timestamp Spark returns (years 1 to 9999 in any zone)
+has its text. Timestamps have one text form everywhere, top
 level or nested: ``2020-01-01T10:00:00.000000`` (TIMESTAMP) and ``2020-01-01T10:00:00.000000Z``
 (TIMESTAMP_LTZ, in UTC).
 """
 from __future__ import annotations
 
 import base64
-import datetime as dt
-import decimal
 import gc
 import threading
 from contextlib import contextmanager
-from typing import Any, Iterator, Optional
+from typing import Iterator, Optional
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -35,7 +35,12 @@ _SIMPLE = {
 
 
 def type_json(data_type: T.DataType, nullable: bool = True) -> dict:
-    """The seed's type JSON for a Spark type (recursive for ARRAY, MAP and ROW)."""
+    """The seed's type JSON for a Spark type (recursive for ARRAY, MAP and ROW).
+
+    ``"serialized_as": "STRING"`` marks a type whose values every client gets as Spark's own
+    string form (``CAST(x AS STRING)``: year-month and calendar intervals, VARIANT as JSON text),
+    since Arrow cannot carry them into Python (``gateway.spark.arrow_stream.carry_as_strings``).
+    """
     for cls, name in _SIMPLE.items():
         if isinstance(data_type, cls):
             return {"type": name, "nullable": nullable}
@@ -64,8 +69,13 @@ def type_json(data_type: T.DataType, nullable: bool = True) -> dict:
         return {"type": "ROW", "nullable": nullable,
                 "fields": [{"name": f.name, "fieldType": type_json(f.dataType, f.nullable)}
                            for f in data_type.fields]}
-    if isinstance(data_type, (T.DayTimeIntervalType, T.YearMonthIntervalType)):
+    if isinstance(data_type, T.DayTimeIntervalType):  # values: seconds (JSON), a duration (Arrow)
         return {"type": "INTERVAL", "nullable": nullable, "spark_type": data_type.simpleString()}
+    if isinstance(data_type, (T.YearMonthIntervalType, T.CalendarIntervalType)):
+        return {"type": "INTERVAL", "nullable": nullable, "spark_type": data_type.simpleString(),
+                "serialized_as": "STRING"}
+    if isinstance(data_type, T.VariantType):
+        return {"type": "VARIANT", "nullable": nullable, "serialized_as": "STRING"}
     return {"type": "RAW", "nullable": nullable, "class": type(data_type).__name__,
             "spark_type": data_type.simpleString()}
 
@@ -74,33 +84,29 @@ def type_json(data_type: T.DataType, nullable: bool = True) -> dict:
 # Rows
 # ---------------------------------------------------------------------------------------------
 
-def _json_value(value: Any, kind: pa.DataType) -> Any:
-    """Slow path for nested values: one Python value to its JSON form, guided by its Arrow type."""
-    if value is None:
-        return None
-    if pa.types.is_map(kind):
-        return {str(_json_value(k, kind.key_type)): _json_value(v, kind.item_type) for k, v in value}
-    if pa.types.is_list(kind) or pa.types.is_large_list(kind) or pa.types.is_fixed_size_list(kind):
-        return [_json_value(v, kind.value_type) for v in value]
+def _nested_values(array: pa.Array) -> list:
+    """A list, map or struct column to JSON-ready values, built from its child columns, each
+    converted by ``_column_values`` like a top-level column: the same text for a timestamp at
+    any depth, and no Python ``datetime`` (which cannot hold a UTC instant of year 0, e.g.
+    year 1 in a zone east of UTC). Offsets index the unsliced child (``values``)."""
+    kind = array.type
+    valid = array.is_valid().to_pylist()
     if pa.types.is_struct(kind):
-        return {kind.field(i).name: _json_value(value.get(kind.field(i).name), kind.field(i).type)
-                for i in range(kind.num_fields)}
-    if isinstance(value, decimal.Decimal):
-        return float(value) if kind.precision <= 15 else str(value)
-    if isinstance(value, dt.datetime):
-        if value.tzinfo is not None:
-            utc = value.astimezone(dt.timezone.utc).replace(tzinfo=None)
-            return utc.isoformat(timespec="microseconds") + "Z"
-        return value.isoformat(timespec="microseconds")
-    if isinstance(value, (dt.date, dt.time)):
-        return value.isoformat()
-    if isinstance(value, dt.timedelta):
-        return value.total_seconds()
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        return base64.b64encode(bytes(value)).decode("ascii")
-    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
-        return str(value)
-    return value
+        names = [kind.field(i).name for i in range(kind.num_fields)]
+        children = [_column_values(child) for child in array.flatten()]  # sliced as the array is
+        return [dict(zip(names, values)) if ok else None for ok, values in zip(valid, zip(*children))] \
+            if children else [{} if ok else None for ok in valid]
+    offsets = array.offsets.to_pylist()
+    if pa.types.is_map(kind):
+        entries = array.values
+        keys = _column_values(entries.field(0))
+        items = _column_values(entries.field(1))
+        return [{str(k): v for k, v in zip(keys[a:b], items[a:b])} if ok else None
+                for ok, a, b in zip(valid, offsets, offsets[1:])]
+    if pa.types.is_null(kind.value_type):  # Spark writes fewer null children than its offsets span
+        return [[None] * (b - a) if ok else None for ok, a, b in zip(valid, offsets, offsets[1:])]
+    values = _column_values(array.values)
+    return [values[a:b] if ok else None for ok, a, b in zip(valid, offsets, offsets[1:])]
 
 
 def _timestamp_text(array: pa.Array) -> pa.Array:
@@ -122,6 +128,8 @@ def _all_finite(array: pa.Array) -> bool:
 
 def _column_values(array: pa.Array) -> list:
     """One Arrow column to a list of JSON-ready values, vectorized where Arrow can."""
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
     kind = array.type
     if pa.types.is_timestamp(kind):
         return _timestamp_text(array).to_pylist()
@@ -131,10 +139,16 @@ def _column_values(array: pa.Array) -> list:
         if kind.precision <= 15:
             return array.cast(pa.float64()).to_pylist()
         return array.cast(pa.string()).to_pylist()
+    if pa.types.is_null(kind):
+        return [None] * len(array)
     if pa.types.is_binary(kind) or pa.types.is_large_binary(kind):
         return [None if v is None else base64.b64encode(v).decode("ascii") for v in array.to_pylist()]
-    if pa.types.is_nested(kind) or pa.types.is_duration(kind) or pa.types.is_time(kind):
-        return [_json_value(v, kind) for v in array.to_pylist()]
+    if pa.types.is_list(kind) or pa.types.is_large_list(kind) or pa.types.is_map(kind) or pa.types.is_struct(kind):
+        return _nested_values(array)
+    if pa.types.is_duration(kind):  # a day-time interval: seconds
+        return [None if v is None else v.total_seconds() for v in array.to_pylist()]
+    if pa.types.is_time(kind):
+        return [None if v is None else v.isoformat() for v in array.to_pylist()]
     if pa.types.is_floating(kind) and not _all_finite(array):
         # NaN and infinities are not JSON numbers.
         return [v if v is None or v == v and v not in (float("inf"), float("-inf")) else str(v)

@@ -112,6 +112,7 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
         self.features[feature.name] = feature
         for kind, handler in feature.handlers().items():
             self.runner.register(kind, handler)
+        self.runner.preparers.update(feature.preparers())
         if type(feature).check_statement is not Feature.check_statement:
             self.runner.guards.append(feature.check_statement)
         for name, call in calls.items():

@@ -93,6 +93,20 @@ def _bracketed_comment_end(text: str, start: int) -> tuple[int, bool]:
             return position, True
 
 
+def comment_nesting(text: str) -> int:
+    """The deepest nesting of bracketed comments as Spark's lexer reads them (an unclosed one counts):
+    the engine guard refuses deep ones before Spark's lexer spends minutes and gigabytes on them."""
+    deepest = 0
+    for region in regions(text):
+        if region.kind != COMMENT or not text.startswith("/*", region.start):
+            continue
+        depth = 0
+        for found in _BRACKET.finditer(text, region.start, region.end):
+            depth += 1 if found.group() == "/*" else -1
+            deepest = max(deepest, depth)
+    return deepest
+
+
 def statement_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each statement: from its first to its last character that is not a comment
     or white space; semicolons outside strings, names and comments end a statement. Empty ones are

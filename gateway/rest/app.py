@@ -16,6 +16,7 @@ from gateway.api.plugins import feature_classes
 from gateway.config import auth_mode
 from gateway.rest.auth import require_token
 from gateway.rest.authn import AuthMiddleware, check_auth_settings
+from gateway.rest.crosssite import CrossSiteMiddleware
 from gateway.rest.errors import install_error_handlers
 from gateway.rest.limits import BodyLimitMiddleware
 from gateway.rest.routes import (catalog, flink, info, operations, session_tools, sessions, statements, users,
@@ -52,6 +53,8 @@ def create_app(service: Optional[GatewayContract], token: Optional[str] = None,
     app.add_middleware(BodyLimitMiddleware,
                        max_request_bytes=max_request_bytes or setting("rest.max_request_bytes"),
                        max_upload_bytes=max_upload_bytes or setting("rest.max_upload_bytes"))
+    # A web page of another origin changes nothing (gateway/rest/crosssite.py); checked on headers only.
+    app.add_middleware(CrossSiteMiddleware, allowed_origins=setting("rest.allowed_origins"))
     # Outermost (added last): who is calling is decided before any body is read (gateway/rest/authn.py).
     mode = auth_mode(config) if service is None else str(setting("auth.mode")).strip().lower()
     check_auth_settings(mode, token)

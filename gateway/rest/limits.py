@@ -12,7 +12,7 @@ from urllib.parse import unquote, urlparse
 
 from gateway import InvalidRequestError
 from gateway.rest.encoding import JSONBytes
-from gateway.rest.errors import error_body
+from gateway.rest.errors import PayloadTooLargeError, error_body
 
 UPLOAD_SUFFIX = "/jars/upload"
 REMOTE_SCHEMES = frozenset({"http", "https", "hdfs", "s3a"})
@@ -38,6 +38,10 @@ class BodyLimitMiddleware:
             return await _too_large(scope, send, limit, setting)
         if declared is not None:
             return await self.app(scope, receive, send)  # the server holds a body to its Content-Length
+        if upload:
+            # Never buffered here: the upload route refuses on headers first (a non-admin's 120 MB costs
+            # nothing), then streams to disk; this only counts, and stops the stream at the limit.
+            return await self.app(scope, _counted(receive, limit, setting), send)
         # A chunked body: read it here up to the limit (a handler's body parser would hide the error).
         chunks, seen = [], 0
         while True:
@@ -60,6 +64,21 @@ class BodyLimitMiddleware:
             return await receive()
 
         await self.app(scope, replay, send)
+
+
+def _counted(receive, limit: int, setting: str):
+    seen = 0
+
+    async def counted():
+        nonlocal seen
+        message = await receive()
+        seen += len(message.get("body", b""))
+        if seen > limit:
+            raise PayloadTooLargeError(f"the request body is larger than {limit} bytes, the most this server "
+                                       f"accepts (setting {setting})")
+        return message
+
+    return counted
 
 
 async def _too_large(scope, send, limit: int, setting: str) -> None:

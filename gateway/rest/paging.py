@@ -102,9 +102,14 @@ _SIMPLE_ARROW = {"BOOLEAN": pa.bool_(), "TINYINT": pa.int8(), "SMALLINT": pa.int
 
 
 def arrow_type(type_json: dict) -> pa.DataType:
-    """The Arrow type Spark's results use for a type JSON. INTERVAL and RAW (no column of a
-    non-empty page is typed from here: those come from Spark's own Arrow batches) are null."""
+    """The Arrow type Spark's results use for a type JSON: a type ``serialized_as`` STRING is a
+    string, a day-time INTERVAL a duration, RAW (no column of a non-empty page is typed from
+    here: those come from Spark's own Arrow batches) null."""
     name = type_json.get("type")
+    if type_json.get("serialized_as") == "STRING":
+        return pa.string()
+    if name == "INTERVAL":
+        return pa.duration("us")
     if name in _SIMPLE_ARROW:
         return _SIMPLE_ARROW[name]
     if name == "DECIMAL":

@@ -5,15 +5,50 @@ Flink's names are camelCase; the endpoints beyond Flink follow the same style.
 from __future__ import annotations
 
 import enum
+import re
 from typing import Any, Optional
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from gateway.models import MAX_TIMEOUT_MS
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def lone_surrogate_at(value: Any, where: str = "") -> Optional[str]:
+    """Where in a decoded JSON value a string holds a lone surrogate (JSON's "\\ud800" escape), or None.
+
+    Such a string is not text: it cannot be encoded as UTF-8 for Spark, sqlglot, the store or a file."""
+    if isinstance(value, str):
+        return (where or "body") if _LONE_SURROGATE.search(value) else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            name = str(key).encode("utf-8", "backslashreplace").decode("utf-8")  # printable even if it is the culprit
+            path = f"{where}.{name}" if where else name
+            found = lone_surrogate_at(key, path) or lone_surrogate_at(item, path)
+            if found:
+                return found
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            found = lone_surrogate_at(item, f"{where}[{index}]")
+            if found:
+                return found
+    return None
+
+
 class Body(BaseModel):
     model_config = ConfigDict(extra="ignore")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _refuse_lone_surrogates(cls, data: Any) -> Any:
+        """Every request body, every string field in it: a clear 400 instead of a 500 deep inside (issue 27)."""
+        where = lone_surrogate_at(data)
+        if where:
+            raise ValueError(f"{where} holds a lone UTF-16 surrogate (an unpaired \\ud800-\\udfff escape), which "
+                             f"is not text; send the characters as UTF-8 or as a complete surrogate pair")
+        return data
 
 
 # -- utilities ------------------------------------------------------------------------------------

@@ -1,17 +1,27 @@
 """Get a DataFrame's result into Python as Arrow: small results at once, others streamed.
 
+One conversion on every path: the driver JVM writes Spark's rows as Arrow (``ArrowConverters``),
+and Python reads that Arrow; PySpark's row conversion (``collect()``) is never used, since it
+fails on values Spark returns (year-month and calendar intervals, timestamps in year 1, some
+null-typed arrays). Where Arrow cannot carry a type into Python (``CalendarIntervalType``,
+``YearMonthIntervalType``: PySpark reads neither from Arrow; ``VARIANT``: Arrow has only its
+two binary buffers), ``carry_as_strings`` casts it to Spark's own string form in the plan, so
+its values are exactly what ``CAST(x AS STRING)`` gives (the type JSON says so, see
+``gateway.core.serialization.type_json``).
+
 Small results (``small_result``): rows already in the driver (a command's output, a VALUES
-list) or a plan that Spark proves small (a global LIMIT, one aggregate row, a short range)
-are taken with one ``collect()``, exactly as a direct ``spark.sql(q).collect()`` does: no
-Spark job for driver-side rows, one job otherwise; a projection of constants (``SELECT 1``)
-is computed in the driver (``constant_projection``).
+list, a projection of constants Spark computes in the driver: ``constant_projection``) are
+turned into Arrow there, without a Spark job; a plan that Spark proves small (a global LIMIT,
+one aggregate row, a short range) is collected as Arrow in one job (``collectAsArrowToPython``,
+as ``toArrow()`` does).
 
 Everything else streams (``ArrowBatchStream``), through the JVM (``Capability.PARTITION_STREAM``):
 ``Dataset.toArrowBatchRdd`` served by ``PythonRDD.toLocalIteratorAndServe`` runs one Spark
 job per partition, the next one computed while the client reads the current one (unless its
 caller says the partitions are too big for that), so the driver holds at most two partitions and
 the producer waits for the client. A backend without it
-(e.g. Spark Connect) takes the public ``toLocalIterator()``, rows packed into Arrow batches.
+(e.g. Spark Connect) takes the public ``toArrow()`` for small results and ``toLocalIterator()``
+for streams, rows packed into Arrow batches.
 """
 from __future__ import annotations
 
@@ -19,6 +29,8 @@ import re
 from typing import Iterator, Optional
 
 import pyarrow as pa
+
+from pyspark.sql import types as T
 
 from gateway.spark.backend import Capability, jdataframe, jvm, supports
 from gateway.spark.errors import ENGINE_ERRORS
@@ -32,10 +44,110 @@ SMALL_RESULT_ROWS = 1000
 
 
 def arrow_schema(schema, timezone: str) -> pa.Schema:
-    """The Arrow schema of a Spark ``StructType`` (zoned timestamps in ``timezone``)."""
+    """The Arrow schema of a Spark ``StructType`` (zoned timestamps in ``timezone``), as PySpark
+    builds it; for the fallback of a backend without the JVM (see ``jvm_arrow_schema``)."""
     from pyspark.sql.pandas.types import to_arrow_schema
 
-    return to_arrow_schema(schema, timezone=timezone)
+    return to_arrow_schema(_null_types_nullable(schema), timezone=timezone)
+
+
+def _null_types_nullable(data_type):
+    """``data_type`` with every null-typed field, element and value nullable: Arrow refuses a
+    non-nullable null type in Python (``array_compact(array(null))`` is ``array<void>`` with
+    ``containsNull=false``), and a null-typed value is always null anyway."""
+    if isinstance(data_type, T.StructType):
+        return T.StructType([T.StructField(f.name, _null_types_nullable(f.dataType),
+                                           f.nullable or isinstance(f.dataType, T.NullType), f.metadata)
+                             for f in data_type.fields])
+    if isinstance(data_type, T.ArrayType):
+        return T.ArrayType(_null_types_nullable(data_type.elementType),
+                           data_type.containsNull or isinstance(data_type.elementType, T.NullType))
+    if isinstance(data_type, T.MapType):
+        return T.MapType(_null_types_nullable(data_type.keyType), _null_types_nullable(data_type.valueType),
+                         data_type.valueContainsNull or isinstance(data_type.valueType, T.NullType))
+    return data_type
+
+
+def session_zone(df) -> str:
+    """The session time zone Spark labels zoned timestamps with in its Arrow batches."""
+    return df.sparkSession.conf.get("spark.sql.session.timeZone")
+
+
+def jvm_arrow_schema(df, timezone: Optional[str] = None) -> pa.Schema:
+    """The Arrow schema the driver JVM writes ``df``'s rows with (``ArrowConverters``: the same
+    ``ArrowUtils.toArrowSchema`` as its batches), read from an empty Arrow stream it makes."""
+    raw = _converters(df.sparkSession).createEmptyArrowBatch(
+        jdataframe(df, Capability.PARTITION_STREAM, _WHAT).schema(), timezone or session_zone(df), False, False)
+    with pa.ipc.open_stream(pa.py_buffer(raw)) as reader:
+        return reader.schema
+
+
+def _converters(spark):
+    """Spark's ``ArrowConverters`` object (a Scala object: its ``MODULE$``)."""
+    package = jvm(spark, Capability.PARTITION_STREAM, _WHAT).org.apache.spark.sql.execution.arrow
+    return getattr(getattr(package, "ArrowConverters$"), "MODULE$")
+
+
+# ---------------------------------------------------------------------------------------------
+# Types Arrow cannot carry into Python: Spark's string form
+# ---------------------------------------------------------------------------------------------
+
+_CARRIED_AS_STRING = (T.CalendarIntervalType, T.YearMonthIntervalType, T.VariantType)
+
+
+def carried_as_string(data_type) -> bool:
+    """Values of this Spark type reach every client as Spark's string form (``CAST(x AS STRING)``)."""
+    return isinstance(data_type, _CARRIED_AS_STRING)
+
+
+def _holds_carried(data_type) -> bool:
+    if carried_as_string(data_type):
+        return True
+    if isinstance(data_type, T.ArrayType):
+        return _holds_carried(data_type.elementType)
+    if isinstance(data_type, T.MapType):
+        return _holds_carried(data_type.keyType) or _holds_carried(data_type.valueType)
+    if isinstance(data_type, T.StructType):
+        return any(_holds_carried(f.dataType) for f in data_type.fields)
+    return False
+
+
+def _as_strings(column, data_type, nested: bool = False):
+    """``column`` with every value of a type Arrow cannot carry turned into its string, at any
+    depth: ``CAST`` at the leaves, ``transform`` through arrays and maps, a rebuilt struct
+    (Spark refuses to cast ``ARRAY<VARIANT>`` to ``ARRAY<STRING>`` in one step). A VARIANT inside
+    another value is its JSON text (``to_json``), as Spark writes it in the string of the whole
+    (``[1, "s"]``); at the top level its ``CAST`` (a string variant without quotes)."""
+    from pyspark.sql import functions as F
+
+    if not _holds_carried(data_type):
+        return column
+    if carried_as_string(data_type):
+        return F.to_json(column) if nested and isinstance(data_type, T.VariantType) else column.cast("string")
+    if isinstance(data_type, T.ArrayType):
+        return F.transform(column, lambda element: _as_strings(element, data_type.elementType, True))
+    if isinstance(data_type, T.MapType):
+        if _holds_carried(data_type.keyType):
+            column = F.transform_keys(column, lambda key, _: _as_strings(key, data_type.keyType, True))
+        if _holds_carried(data_type.valueType):
+            column = F.transform_values(column, lambda _, value: _as_strings(value, data_type.valueType, True))
+        return column
+    fields = [_as_strings(column.getField(f.name), f.dataType, True).alias(f.name) for f in data_type.fields]
+    return F.when(column.isNull(), F.lit(None)).otherwise(F.struct(*fields))
+
+
+def carry_as_strings(df, schema):
+    """``df`` with each column whose type holds a calendar or year-month interval or a VARIANT
+    turned, in the plan, into the same shape with those values as Spark's own strings; ``df``
+    itself when there is none (the common case costs nothing). Columns keep their names, duplicates too."""
+    if not any(_holds_carried(f.dataType) for f in schema.fields):
+        return df
+    from pyspark.sql import functions as F
+
+    names = [f.name for f in schema.fields]
+    positional = [f"_c{i}" for i in range(len(names))]
+    columns = [_as_strings(F.col(p), f.dataType).alias(p) for p, f in zip(positional, schema.fields)]
+    return df.toDF(*positional).select(*columns).toDF(*names)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -53,22 +165,61 @@ def is_small(df) -> bool:
     return bound is not None and bound <= SMALL_RESULT_ROWS
 
 
-def small_result(df, schema) -> pa.Table:
-    """Collect a small result (see ``is_small``) as one Arrow table, timestamps in UTC."""
-    return rows_to_arrow(df.collect(), schema)
+def small_result(df, schema=None) -> pa.Table:
+    """Collect a small result (see ``is_small``) as one Arrow table, written by the driver JVM
+    (zoned timestamps labelled with the session's time zone, as the stream gives them).
+
+    Rows Spark already holds in the driver (a ``LocalTableScan``, a command's ``CommandResult``)
+    are converted there without a job (~4 ms for ``SELECT 1``, less than ``collect()``); any other
+    plan is collected as Arrow in one job, as ``toArrow()`` does. ``schema`` is not needed (the
+    JVM writes the Arrow schema with the rows); callers may still pass it.
+    """
+    if not supports(df.sparkSession, Capability.PARTITION_STREAM):
+        return df.toArrow()  # the public API (Spark Connect): Arrow all the way
+    plan = jdataframe(df, Capability.PARTITION_STREAM, _WHAT).queryExecution().executedPlan()
+    if plan.nodeName() in _DRIVER_ROWS:
+        return _driver_rows_arrow(df, plan, session_zone(df))
+    batches = df._collect_as_arrow()
+    if not batches:
+        return jvm_arrow_schema(df).empty_table()
+    return pa.Table.from_batches(batches)
+
+
+# Physical plans whose rows are already in the driver: executeCollect returns them, no job.
+_DRIVER_ROWS = frozenset({"LocalTableScan", "CommandResult"})
+_DRIVER_BATCH_ROWS = 10_000
+_DRIVER_BATCH_BYTES = 64 << 20
+
+
+def _driver_rows_arrow(df, plan, timezone: str) -> pa.Table:
+    """Rows held by the driver's plan as Arrow, converted in the JVM (``toBatchWithSchemaIterator``:
+    one Arrow stream per batch, each with its schema)."""
+    spark = df.sparkSession
+    view = jvm(spark, Capability.PARTITION_STREAM, _WHAT)
+    rows = view.scala.collection.immutable.ArraySeq.unsafeWrapArray(plan.executeCollect()).iterator()
+    streams = _converters(spark).toBatchWithSchemaIterator(
+        rows, plan.schema(), _DRIVER_BATCH_ROWS, _DRIVER_BATCH_BYTES, timezone, False, False)
+    tables = []
+    while streams.hasNext():
+        with pa.ipc.open_stream(pa.py_buffer(streams.next())) as reader:
+            tables.append(reader.read_all())
+    if not tables:
+        return jvm_arrow_schema(df, timezone).empty_table()
+    return pa.concat_tables(tables) if len(tables) > 1 else tables[0]
 
 
 def constant_projection(df):
     """``df`` as a DataFrame Spark computes in the driver, without a job, when it is a projection
-    of constants (``SELECT 1``: see ``plans.in_driver``); else None. Its rows are collected with
-    ``small_result``."""
+    of constants (``SELECT 1``: see ``plans.in_driver``); else None. Its rows are converted to
+    Arrow in the driver by ``small_result``."""
     if not supports(df.sparkSession, Capability.PLAN_INTERNALS) or df.isLocal():
         return None
     return in_driver(df)
 
 
 def rows_to_arrow(rows: list, schema) -> pa.Table:
-    """Spark ``Row`` objects (from ``collect()``) as an Arrow table of ``schema``.
+    """Spark ``Row`` objects (from ``toLocalIterator()``, the fallback of a backend without the
+    partition stream) as an Arrow table of ``schema``.
 
     PySpark's own converter: it turns a naive local ``datetime`` of a zoned timestamp back into
     its UTC instant, so both paths give the same values.
@@ -95,7 +246,6 @@ class ArrowBatchStream:
     """
 
     def __init__(self, df, schema, timezone: str) -> None:
-        self.schema = arrow_schema(schema, timezone)
         self._sockfile = self._sock = self._server = None
         self._rows = None
         self._df = df
@@ -105,7 +255,9 @@ class ArrowBatchStream:
         self.partition_bytes: Optional[int] = None  # Spark's estimate of one partition (None: unknown)
         self.used_fallback = not supports(df.sparkSession, Capability.PARTITION_STREAM)
         if self.used_fallback:
+            self.schema = arrow_schema(schema, timezone)
             return
+        self.schema = jvm_arrow_schema(df)  # the batches' own schema, as the JVM writes them
         self._jrdd = jdataframe(df, Capability.PARTITION_STREAM, _WHAT).toArrowBatchRdd()
         self.partitions = self._jrdd.getNumPartitions()
         if supports(df.sparkSession, Capability.PLAN_INTERNALS):
@@ -217,7 +369,7 @@ def measured_result_bytes(df, schema, estimate: int) -> Optional[int]:
         counted = plan.stats().rowCount()  # known for a range, a LIMIT, analysed tables
         rows = int(counted.get().toString()) if counted.isDefined() else \
             estimate / (8 + int(plan.schema().defaultSize()))  # Catalyst's width of a row (EstimationUtils)
-        sample = df.limit(SAMPLE_ROWS).toArrow()
+        sample = small_result(df.limit(SAMPLE_ROWS))  # the JVM's Arrow: toArrow() refuses some types
     except ENGINE_ERRORS:
         return None
     if sample.num_rows == 0:

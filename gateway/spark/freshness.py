@@ -34,3 +34,20 @@ def forget_cached_tables(spark) -> bool:
     jsession(spark, Capability.SESSION_STATE, "forgetting a session's cached tables") \
         .sessionState().catalog().invalidateAllCachedTables()
     return True
+
+
+def refresh_cached_data(spark, location: str) -> bool:
+    """Data cached with ``CACHE TABLE`` (by any session) that reads files under ``location``: list its files
+    again and rebuild it lazily. False when the backend cannot.
+
+    Spark's own write commands do this (``CacheManager.recacheByPath``); a write that swaps a table's
+    directory outside them (the atomic INSERT OVERWRITE) must too. ``REFRESH TABLE`` is not enough: it
+    rebuilds the cache from the cached plan, whose file list still names the files that were swapped away,
+    and every session's next read fails with ``FAILED_READ_FILE.FILE_NOT_EXIST`` (issue 27).
+    """
+    if not supports(spark, Capability.SESSION_STATE):
+        return False
+    session = jsession(spark, Capability.SESSION_STATE, "refreshing cached table data")
+    session.sharedState().cacheManager().recacheByPath(session, location)
+    return True
+

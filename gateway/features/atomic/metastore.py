@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Optional
 
 from gateway.features.atomic.parse import quote
+from gateway.spark.freshness import refresh_cached_data
 
 SESSION_CATALOG = "spark_catalog"
 
@@ -60,3 +61,5 @@ class SessionCatalog:
 
     def refresh(self, db: str, name: str) -> None:
         self.spark.sql(f"REFRESH TABLE {self.ident(db, name)}")
+        # CACHE TABLE data over the swapped directory would still read the old files (issue 27 item 5).
+        refresh_cached_data(self.spark, self.location(db, name))

@@ -14,6 +14,7 @@ Example:
 """
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, field
 from typing import Optional
@@ -24,6 +25,8 @@ from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import ParseError, TokenError
 from sqlglot.optimizer.scope import Scope, traverse_scope
 from sqlglot.tokens import Token, TokenType
+
+log = logging.getLogger(__name__)
 
 PLACEHOLDER = "__wb_cursor__"
 _SPARK = Dialect.get_or_raise("spark")
@@ -419,6 +422,7 @@ def _scope_of(tree: exp.Expression, node: exp.Expression) -> Optional[Scope]:
     try:
         scopes = traverse_scope(tree)
     except Exception:  # sqlglot's scope builder on odd trees (DDL, commands)
+        log.debug("no scopes for this statement's tree", exc_info=True)
         return None
     ancestors = set()
     parent = node

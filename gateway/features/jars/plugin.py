@@ -39,6 +39,9 @@ class JarsFeature(Feature):
     def check_statement(self, session, statement) -> None:
         self.resources.check_statement(session, statement)
 
+    def preparers(self):
+        return {StatementKind.ADD_JAR: self.resources.prefetch, StatementKind.CREATE_FUNCTION: self.resources.prefetch}
+
     def open_session(self, session) -> None:
         self.resources.open(session)
 
@@ -70,6 +73,7 @@ class JarsFeature(Feature):
         return self.manager(session).list_jars()
 
     def add_jar(self, session, uri: str) -> JarInfo:
+        self.manager(session).prefetch(uri)  # a remote jar's download holds none of the session's statements
         return self._locked(session, lambda jars: jars.add_jar(uri))
 
     def remove_jar(self, session, uri: str) -> list[str]:

@@ -103,6 +103,17 @@ class JarResources:
             _manager(session).add_jar(uri)
         return None
 
+    def prefetch(self, session, statement: Statement):
+        """Before the session's lock: download the remote jars an ADD JAR or CREATE FUNCTION … USING JAR names."""
+        if statement.kind == StatementKind.ADD_JAR:
+            uris = _jar_arguments(statement.text, "ADD")
+        else:
+            parsed = parse_create_function(statement.text)
+            uris = [uri for _, uri in parsed.resources] if parsed is not None else []
+        for uri in uris:
+            _manager(session).prefetch(uri)
+        return None
+
     def remove_jar(self, session, statement: Statement):
         for uri in _jar_arguments(statement, "REMOVE"):
             _manager(session).remove_jar(uri)
@@ -118,6 +129,14 @@ class JarResources:
         if parsed is None:
             return session.spark.sql(statement.text)
         return _manager(session).create_function(parsed)
+
+
+def _is_remote(uri: str) -> bool:
+    """A URI the store downloads (http, https, hdfs, s3a, …), not a local path."""
+    if not isinstance(uri, str):
+        return False
+    scheme = urllib.parse.urlparse(uri.strip()).scheme.lower()
+    return len(scheme) > 1 and scheme not in ("file", "local") and not scheme.startswith("upload")
 
 
 def _operation_stopped() -> Callable[[], bool]:
@@ -173,6 +192,7 @@ class ResourceManager:
         self._jars: dict[str, _SessionJar] = {}
         self._temp: dict[str, _TempFunction] = {}
         self._blocked: dict[str, _Block] = {}
+        self._prefetched: dict[str, StoredJar] = {}  # remote jars downloaded before the statement's lock
         self._lock = threading.RLock()
 
     @property
@@ -181,8 +201,22 @@ class ResourceManager:
 
     # -- jars -------------------------------------------------------------------------------
 
-    def add_jar(self, uri: str) -> JarInfo:
+    def prefetch(self, uri: str) -> None:
+        """Download a remote jar into the store now, outside the session's statement lock (issue 27 item 11);
+        the ADD JAR under the lock then takes it from here. Local paths are quick and left to it."""
+        if not _is_remote(uri):
+            return
         stored = self.store.resolve(uri)
+        with self._lock:
+            self._prefetched[uri.strip()] = stored
+
+    def _resolve(self, uri: str) -> StoredJar:
+        with self._lock:
+            stored = self._prefetched.pop(uri.strip(), None) if isinstance(uri, str) else None
+        return stored if stored is not None and stored.path.is_file() else self.store.resolve(uri)
+
+    def add_jar(self, uri: str) -> JarInfo:
+        stored = self._resolve(uri)
         self._attach(stored, uri, jvm=not stored.path.suffix.lower() in (".py", ".whl"))
         return self._info(stored.sha256)
 
@@ -280,7 +314,7 @@ class ResourceManager:
     def create_function(self, parsed: CreateFunction):
         if parsed.language == "PYTHON":
             return self._create_python(parsed)
-        stored = [self.store.resolve(uri) for _, uri in parsed.resources]
+        stored = [self._resolve(uri) for _, uri in parsed.resources]
         jars = [s for s in stored if s.path.suffix.lower() in (".jar", ".zip")]
         if stored and not any(jar_has_class(s.path, parsed.class_name) for s in jars):
             raise ResourceError(f"the class {parsed.class_name} is not in "

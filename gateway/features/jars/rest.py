@@ -5,13 +5,14 @@ plain file name. Changes answer the session's new list.
 """
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 from fastapi import APIRouter, Query, Request
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
-from gateway import InvalidRequestError
+from gateway import InvalidRequestError, PermissionDeniedError
 from gateway.rest.deps import service_of
 from gateway.rest.encoding import to_json
 from gateway.rest.limits import jar_file_name, local_path_inside
@@ -27,6 +28,21 @@ _UPLOAD_BODY = {"requestBody": {"required": True, "content": {
 
 def _data_dir(service) -> Path:
     return Path(service.get_gateway_info()["data_dir"])
+
+
+def _may_upload(service, session_handle: str) -> None:
+    """The checks upload_jar makes, made before the body is read: the session is the caller's (else 404), and
+    with auth.admin_only_code only an admin puts code into the driver (else 403)."""
+    service.heartbeat(session_handle)
+    if str(service.get_setting("auth.mode")).strip().lower() == "none" or not service.get_setting(
+            "auth.admin_only_code"):
+        return
+    caller = service.whoami()
+    if not caller.admin:
+        raise PermissionDeniedError(
+            f"jar uploads are not allowed for {caller.name!r}: code in the driver is for admins "
+            f"(auth.admin_only_code). An admin can upload it, or make you one "
+            f"(`python -m gateway users set-admin {caller.name}`)")
 
 
 def _jars(service, session_handle: str) -> list:
@@ -58,9 +74,16 @@ def remove_jar(request: Request, session_handle: str,
 async def upload_jar(request: Request, session_handle: str,
                      filename: str = Query(..., description="A plain name ending in .jar.")):
     """The body is the jar's bytes (at most rest.max_upload_bytes)."""
+    # Refused on its headers when the caller may not upload or the session is not theirs, before one byte
+    # is read; otherwise streamed to a temporary file, never buffered whole while it arrives (issue 27).
     name = jar_file_name(filename)
-    data = await request.body()
     service = service_of(request)
+    await run_in_threadpool(_may_upload, service, session_handle)
+    with tempfile.TemporaryFile(prefix="workbench-upload-") as spool:
+        async for chunk in request.stream():   # BodyLimitMiddleware stops it at rest.max_upload_bytes
+            await run_in_threadpool(spool.write, chunk)
+        spool.seek(0)
+        data = await run_in_threadpool(spool.read)
     jar = await run_in_threadpool(service.upload_jar, session_handle, name, data)
     jars = await run_in_threadpool(_jars, service, session_handle)
     return {"jar": to_json(jar), "jars": jars}

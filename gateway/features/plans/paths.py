@@ -35,5 +35,5 @@ def resolve_plan_path(name: str, plans_dir: Path, allow_absolute: bool) -> Path:
     if resolved != base and base not in resolved.parents:
         raise PlanPathError(
             f"{name!r} leaves the plans directory {base}; plan names are relative to it, so use a name "
-            f"without '..' (like 'team/daily.json'), or an absolute path")
+            f"without '..' (like 'team/daily.json')")
     return resolved

@@ -23,8 +23,9 @@ class PlansFeature(Feature):
     description = "Compiled, versioned plans that run only if nothing they depend on changed (FLIP-190)."
     settings = (
         Setting("plans.dir", "", "Directory for compiled plan files; empty means <data_dir>/plans."),
-        Setting("plans.allow_absolute_paths", True,
-                "Let COMPILE/EXECUTE PLAN take an absolute file path (relative names never leave plans.dir)."),
+        Setting("plans.allow_absolute_paths", False,
+                "Let COMPILE/EXECUTE PLAN take an absolute file path, written and read as the server's user "
+                "(off: plan files stay under plans.dir, and relative names never leave it)."),
         Setting("plans.accept_spark", "same-minor",
                 "Spark versions a new plan accepts: same-minor (4.3.x), same-major (4.x) or same-version."),
     )

@@ -185,3 +185,19 @@ def test_sparks_parser_is_asked_when_tokens_cannot_rule_code_out(restrictions, a
     assert statement_node(alice.spark, "CREATE TEMPORARY FUNCTION f AS 'C'") in CODE_PLANS
     assert statement_node(alice.spark, "CREATE TEMPORARY FUNCTION g(x INT) RETURNS INT RETURN x") not in CODE_PLANS
     assert statement_node(alice.spark, "LOAD MODULE geo") is None  # the gateway's own: Spark cannot read it
+
+
+@pytest.mark.parametrize("text, depth", [
+    ("SELECT 1", 0),
+    ("SELECT 1 /* one */", 1),
+    ("/*/**/*/ SELECT 'x'", 2),
+    ("SELECT '/* in a string */', `/* in a name */` -- /* in a line comment", 0),
+    ("SELECT /* a /* b /* c */ */ */ 1 /* d */", 3),
+    ("SELECT 1 /* /* left open", 2),
+    ("SELECT " + "/*" * 500 + "*/" * 500 + " 1", 500),
+])
+def test_comment_nesting_reads_comments_as_the_splitter_does(text, depth):
+    """The engine guard's depth limit and the splitter read comments with the one lexer."""
+    from gateway.core.sql_lexer import comment_nesting
+
+    assert comment_nesting(text) == depth
