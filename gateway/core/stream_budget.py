@@ -10,9 +10,11 @@ only for partitions estimated under ``PREFETCH_MAX_BYTES``). The reservations of
 stay within ``budget_bytes`` (``result.stream_memory_fraction`` of the driver heap), and at most
 ``limit`` streams are open (``result.max_streams``). A stream that does not fit waits, while its
 operation is still wanted, up to ``wait_s`` for others to end, then fails saying why. One whose
-partitions need more than the whole budget fails at once (issue 27: a 1.5 GB partition ended a 2 GB
-driver in 6 s, read by one client as fast as it could): a partition is held whole, so no reader's
-pace can save the heap then. Estimates can be low (a string counts as 20 bytes; the stream corrects
+partitions, measured (the rows Spark expects, from a count or a real estimate, times the width of a sample of real rows), need more than the whole budget fails at once (issue 27:
+a 1.5 GB partition ended a 2 GB driver in 6 s, read by one client as fast as it could): a partition is
+held whole, so no reader's pace can save the heap then. One that only Spark's estimate makes that big
+(after a shuffle the estimate is often its "unknown", Long.MaxValue, even for a two-row GROUP BY) runs
+alone, with the whole budget. Estimates can be low (a string counts as 20 bytes; the stream corrects
 them from a sample of rows, ``arrow_stream.measured_result_bytes``), so the memory guard
 (``gateway.core.health``) stays the backstop.
 """
@@ -53,7 +55,9 @@ class StreamBudget:
         need, prefetch = reservation_for(stream.partition_bytes)
         try:
             if self.budget_bytes > 0 and need > self.budget_bytes:
-                raise self._too_big(stream, need)
+                if getattr(stream, "partition_bytes_measured", False):
+                    raise self._too_big(stream, need)  # real rows say the driver cannot hold a partition
+                need = self.budget_bytes  # Spark's estimate alone may be its "unknown": alone, it may have it all
             self._acquire(need, wanted)
         except BaseException:
             stream.close()

@@ -26,7 +26,7 @@ for streams, rows packed into Arrow batches.
 from __future__ import annotations
 
 import re
-from typing import Iterator, Optional
+from typing import Iterator, NamedTuple, Optional
 
 import pyarrow as pa
 
@@ -253,6 +253,7 @@ class ArrowBatchStream:
         self._jrdd = None
         self.partitions = 0
         self.partition_bytes: Optional[int] = None  # Spark's estimate of one partition (None: unknown)
+        self.partition_bytes_measured = False  # partition_bytes corrected from a sample of real rows
         self.used_fallback = not supports(df.sparkSession, Capability.PARTITION_STREAM)
         if self.used_fallback:
             self.schema = arrow_schema(schema, timezone)
@@ -262,8 +263,13 @@ class ArrowBatchStream:
         self.partitions = self._jrdd.getNumPartitions()
         if supports(df.sparkSession, Capability.PLAN_INTERNALS):
             total = estimated_result_bytes(df)
-            if total is not None:
-                total = max(total, measured_result_bytes(df, schema, total) or 0)
+            measured = None if total is None else measured_result_bytes(df, schema, total)
+            # only real rows (known rows times the sampled width) may refuse a result outright (stream_budget):
+            # Spark's estimate alone is often its "unknown" (Long.MaxValue), for a two-row GROUP BY or a
+            # DataFrame of a few Python rows (SHOW JARS) as for a huge scan
+            self.partition_bytes_measured = measured is not None and measured.rows_known
+            if measured is not None:
+                total = max(total, measured.bytes)
             self.partition_bytes = None if total is None else total // max(1, self.partitions)
 
     def start(self, prefetch: bool = True) -> "ArrowBatchStream":
@@ -346,7 +352,20 @@ _WIDE = frozenset({"Aggregate", "Join", "Sort", "Window", "Repartition", "Repart
 SAMPLE_ROWS = 256
 
 
-def measured_result_bytes(df, schema, estimate: int) -> Optional[int]:
+# Catalyst's size of a plan it knows nothing about (spark.sql.defaultSizeInBytes, Long.MaxValue): a DataFrame of
+# Python rows, a shuffle's output. Rows derived from it mean nothing.
+UNKNOWN_SIZE = 1 << 62
+
+
+class MeasuredSize(NamedTuple):
+    """A result's bytes from a sample of its rows; ``rows_known``: the rows come from a row count Spark knows
+    (a range, a LIMIT, an analysed table) or from a real size estimate, not from its "unknown"."""
+
+    bytes: int
+    rows_known: bool
+
+
+def measured_result_bytes(df, schema, estimate: int) -> Optional[MeasuredSize]:
     """Spark's estimate of a result's bytes corrected by the Arrow width of a few of its rows, or None.
 
     Catalyst counts every string as 20 bytes: ``repeat('x', 1000)`` over 3,000,000 rows in two
@@ -374,7 +393,7 @@ def measured_result_bytes(df, schema, estimate: int) -> Optional[int]:
         return None
     if sample.num_rows == 0:
         return None
-    return int(rows * sample.nbytes / sample.num_rows)
+    return MeasuredSize(int(rows * sample.nbytes / sample.num_rows), counted.isDefined() or estimate < UNKNOWN_SIZE)
 
 
 def _mark_last(batches: Iterator[pa.RecordBatch]) -> Iterator[tuple[pa.RecordBatch, bool]]:

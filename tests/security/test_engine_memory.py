@@ -46,3 +46,14 @@ def test_the_same_shape_in_small_partitions_streams_whole(gateway, session):
     columns, rows, last = run_all(gateway, session, "SELECT id, repeat('x', 1000) AS pad FROM range(0, 60000, 1, 6)",
                                   max_rows=10_000)
     assert len(rows) == 60000 and rows[-1][0] == 59999 and len(rows[0][1]) == 1000
+
+
+def test_a_result_whose_size_spark_does_not_know_is_not_refused(gateway, session):
+    """After a shuffle, or for rows from Python, Spark's estimate is its "unknown" (Long.MaxValue): such a
+    result streams (alone if need be) instead of being refused as too big (a two-row GROUP BY was)."""
+    _, rows, page = run_all(gateway, session, "SELECT id % 2 AS k, max(repeat('x', 10)) AS pad, count(*) AS n "
+                                              "FROM range(0, 1000, 1, 4) GROUP BY id % 2 ORDER BY k")
+    assert page.exception is None and rows == [[0, "x" * 10, 500], [1, "x" * 10, 500]], page.exception
+    _, rows, page = run_all(gateway, session, "SELECT k, count(DISTINCT v) AS n FROM VALUES ('a', 1), ('a', 2), "
+                                              "('b', 1) AS t(k, v) GROUP BY k ORDER BY k")
+    assert page.exception is None and rows == [["a", 2], ["b", 1]], page.exception

@@ -106,7 +106,7 @@ class JarResources:
     def prefetch(self, session, statement: Statement):
         """Before the session's lock: download the remote jars an ADD JAR or CREATE FUNCTION … USING JAR names."""
         if statement.kind == StatementKind.ADD_JAR:
-            uris = _jar_arguments(statement.text, "ADD")
+            uris = _jar_arguments(statement, "ADD")
         else:
             parsed = parse_create_function(statement.text)
             uris = [uri for _, uri in parsed.resources] if parsed is not None else []
