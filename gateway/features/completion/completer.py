@@ -205,6 +205,7 @@ class SchemaCache:
         try:
             schema = self.spark.table(quote_name(name)).schema
         except Exception:
+            log.debug("completion: no columns for a table", exc_info=True)
             return None
         return [ColumnInfo(f.name, f.dataType.simpleString().upper(), f.dataType) for f in schema.fields]
 
@@ -227,6 +228,7 @@ class SchemaCache:
         try:
             schema = self.spark.sql(f"SELECT * FROM {call}").schema
         except Exception:
+            log.debug("completion: no columns for a table function call", exc_info=True)
             return None
         return [ColumnInfo(f.name, f.dataType.simpleString().upper(), f.dataType) for f in schema.fields]
 
@@ -727,6 +729,7 @@ class Completer:
                 cache.databases()
                 cache.functions()
             except Exception:  # the session may close meanwhile; completion loads on demand then
+                log.debug("completion: preloading a session's functions failed (it loads on demand)", exc_info=True)
                 pass
 
         thread = threading.Thread(target=load, name=f"completion-warm-{session.handle}", daemon=True)
