@@ -21,7 +21,13 @@ def lone_surrogate_at(value: Any, where: str = "") -> Optional[str]:
 
     Such a string is not text: it cannot be encoded as UTF-8 for Spark, sqlglot, the store or a file."""
     if isinstance(value, str):
-        return (where or "body") if _LONE_SURROGATE.search(value) else None
+        found = _LONE_SURROGATE.search(value)
+        if found is None:
+            return None
+        before = value[:found.start()]  # where, as the editor marks it: line and position within the line
+        line, position = before.count("\n") + 1, found.start() - (before.rfind("\n") + 1)
+        return f"{where or 'body'} holds a lone UTF-16 surrogate (U+{ord(found.group()):04X}) at line {line}, " \
+               f"position {position}"
     if isinstance(value, dict):
         for key, item in value.items():
             name = str(key).encode("utf-8", "backslashreplace").decode("utf-8")  # printable even if it is the culprit
@@ -44,10 +50,10 @@ class Body(BaseModel):
     @classmethod
     def _refuse_lone_surrogates(cls, data: Any) -> Any:
         """Every request body, every string field in it: a clear 400 instead of a 500 deep inside (issue 27)."""
-        where = lone_surrogate_at(data)
-        if where:
-            raise ValueError(f"{where} holds a lone UTF-16 surrogate (an unpaired \\ud800-\\udfff escape), which "
-                             f"is not text; send the characters as UTF-8 or as a complete surrogate pair")
+        found = lone_surrogate_at(data)
+        if found:
+            raise ValueError(f"{found} (an unpaired \\ud800-\\udfff escape), which is not text; send the "
+                             f"characters as UTF-8 or as a complete surrogate pair")
         return data
 
 

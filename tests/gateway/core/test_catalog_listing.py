@@ -112,7 +112,7 @@ def test_builtins_load_once_per_process_whoever_asks(gateway, monkeypatch):
         late = gateway.open_session(name="functions-late")
         handles.append(late)
         upper = [c for c in gateway.complete_candidates(late, "SELECT uppe", 11) if c.value == "upper"]
-        assert upper and upper[0].kind == "function" and upper[0].detail == "upper(str)"
+        assert upper and upper[0].kind == "function" and upper[0].detail.startswith("upper(str)")
     finally:
         for handle in handles:
             gateway.close_session(handle)

@@ -244,7 +244,7 @@ def test_cancel_stops_a_download_and_frees_the_session(gateway, session, dribble
     monkeypatch.setattr(jar_store, "download_timeout_s", 120.0)
     sent_before = _Dribble.bytes_sent
     op = gateway.execute_statement(session, f"ADD JAR '{dribble}'")
-    assert wait_for(lambda: status(gateway, session, op) == OperationStatus.RUNNING, 30)
+    # the download runs before the session's lock (issue 27 item 11): the operation may still be PENDING
     assert wait_for(lambda: _Dribble.bytes_sent > sent_before, 30), "the download never started"
     gateway.cancel_operation(session, op)
     _, rows, _ = run_all(gateway, session, "SELECT 2", timeout_s=30)
