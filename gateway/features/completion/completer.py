@@ -613,9 +613,10 @@ def dictionary(cache: SchemaCache, columns_of=None) -> dict:
 
 def keyword_dictionary() -> dict:
     """The dictionary an editor can complete from before any session exists (Spark still starting):
-    keywords only, in the shape of ``dictionary``; tables and functions come once Spark is up."""
+    keywords only, in the shape of ``dictionary``; tables and functions come once Spark is up.
+    ``offline``: there is no engine to ask yet, so the editor answers every popup from this dictionary."""
     return {"relations": [], "databases": [], "catalogs": [], "functions": [], "table_functions": [],
-            "keywords": [Candidate(k, "keyword").to_json() for k in KEYWORDS], "columns": {}}
+            "keywords": [Candidate(k, "keyword").to_json() for k in KEYWORDS], "columns": {}, "offline": True}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -211,6 +211,8 @@
         callback(null, toAce(d.relations.concat(d.databases, ctx.tvf ? d.table_functions : [])));
       } else if (ctx.kind === "use") {
         callback(null, toAce(d.databases.concat(d.catalogs)));
+      } else if (d.offline) {
+        callback(null, toAce(d.functions.concat(d.keywords)));  // Spark is starting: no engine to ask yet
       } else {
         roundTrip(text, cursor, prefix, callback);
       }
