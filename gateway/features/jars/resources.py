@@ -108,7 +108,7 @@ class JarResources:
         if statement.kind == StatementKind.ADD_JAR:
             uris = _jar_arguments(statement, "ADD")
         else:
-            parsed = parse_create_function(statement.text)
+            parsed = _parsed_create_function(statement)
             uris = [uri for _, uri in parsed.resources] if parsed is not None else []
         for uri in uris:
             _manager(session).prefetch(uri)
@@ -125,7 +125,7 @@ class JarResources:
             rows, "jar STRING, path STRING, sha256 STRING, size_bytes BIGINT, functions ARRAY<STRING>")
 
     def create_function(self, session, statement: Statement):
-        parsed = parse_create_function(without_comments(statement.text))  # Spark's nested comments too
+        parsed = _parsed_create_function(statement)
         if parsed is None:
             return session.spark.sql(statement.text)
         return _manager(session).create_function(parsed)
@@ -171,6 +171,12 @@ def _manager(session) -> "ResourceManager":
     if manager is None:
         raise ResourceError("this session has no jar bookkeeping (it is closing); open a new session")
     return manager
+
+
+def _parsed_create_function(statement: Statement):
+    """CREATE FUNCTION … USING JAR as the jars feature reads it, for the download before the lock and the
+    statement alike: comments (Spark's nested ones too) dropped, so none can hide a jar from either."""
+    return parse_create_function(without_comments(statement.text))
 
 
 def _jar_arguments(statement: Statement, verb: str) -> list[str]:
