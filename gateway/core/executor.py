@@ -136,7 +136,7 @@ class StatementRunner:
                 if schema is None or not schema.fields:
                     batches: Iterable = []
                 elif local is not None or is_small(df):
-                    batches = _marked(small_result(local if local is not None else df, schema).to_batches())
+                    batches = _marked(small_result(local if local is not None else df, schema))
                 else:
                     stream = prepare_stream(df, schema, session.timezone)
                 restore_conf(spark, restore)
@@ -238,9 +238,13 @@ class StatementRunner:
             log.debug("operation %s failed while streaming", operation.handle)
 
 
-def _marked(batches: list) -> Iterable:
-    """``(batch, is_last)`` pairs of an in-memory result."""
-    return ((batch, i == len(batches) - 1) for i, batch in enumerate(batches))
+def _marked(table) -> Iterable:
+    """An in-memory result as one ``(batch, True)`` pair: put in one step, its rows and its end are
+    never seen apart (a fetch between two per-partition batches answered PAYLOAD, not EOS)."""
+    if table.num_rows == 0:
+        return []
+    batches = table.combine_chunks().to_batches()  # one chunk per column: one batch
+    return [(batch, i == len(batches) - 1) for i, batch in enumerate(batches)]
 
 
 def prepare_stream(df, schema, timezone: str) -> ArrowBatchStream:
