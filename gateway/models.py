@@ -470,3 +470,4 @@ class HistoryEntry:
     duration_ms: Optional[int]
     rows: Optional[int]
     error_class: Optional[str]
+    kinds: tuple[str, ...] = ()  # each statement's kind as the gateway's analysis read it, in order

@@ -18,6 +18,14 @@ _ICONS = {"FINISHED": ":material/check_circle:", "ERROR": ":material/error:", "C
           "RUNNING": ":material/hourglass_top:"}
 
 
+def kinds_shown(kinds) -> str:
+    """The statements' kinds as the gateway read them: ``QUERY``, ``CREATE, INSERT, QUERY``, or the
+    first few and how many more for a long script."""
+    distinct = list(dict.fromkeys(k.replace("_", " ") for k in kinds))
+    shown = ", ".join(distinct[:4]) + (f" +{len(distinct) - 4} more" if len(distinct) > 4 else "")
+    return shown if len(kinds) == 1 else f"{len(kinds)} statements: {shown}"
+
+
 def _rows(n) -> str:
     return "1 row" if n == 1 else f"{n:,} rows"
 
@@ -40,6 +48,8 @@ def render(gateway, session) -> None:
     for entry in entries:
         line, open_button, rerun_button = st.columns([8, 1, 1], vertical_alignment="center")
         facts = [entry.started_at.astimezone().strftime("%Y-%m-%d %H:%M:%S"), entry.status]
+        if entry.kinds:
+            facts.append(kinds_shown(entry.kinds))
         if entry.duration_ms is not None:
             facts.append(f"{entry.duration_ms / 1000:.2f} s")
         if entry.rows is not None:

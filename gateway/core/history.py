@@ -1,7 +1,8 @@
 """Every statement run through ``execute_statement`` goes into the store's history, whichever front
 end sent it: a row when it is submitted (RUNNING), its outcome when it ends, its row count once
 its worker is through. The observer only hands events to the store's recorder (a queue), so a
-statement never waits for the store nor fails because of it.
+statement never waits for the store nor fails because of it. Each statement's kind comes from its
+``StatementAnalysis`` (the split the service made before queuing it), never from its first words.
 """
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import datetime as dt
 from typing import Optional
 
 from gateway.core.operations import Operation
+from gateway.core.statements import StatementAnalysis, StatementKind, split_script
+from gateway.errors import GatewayError
 from gateway.models import HistoryStatus, OperationStatus, OperationType
 from gateway.store.history import HistoryRecorder
 
@@ -22,6 +25,23 @@ _HISTORY_STATUS = {
 }
 TIMEOUT_ERROR_CLASS = "TIMEOUT"
 _ERROR_CLASS_CHARS = 200
+
+
+def recorded_kind(analysis: StatementAnalysis) -> str:
+    """A statement's kind as the history shows it: its analysis's kind, except that a query that
+    writes (``WITH … INSERT INTO``, ``FROM s INSERT OVERWRITE …``) shows as the write it is."""
+    if analysis.kind == StatementKind.QUERY and analysis.writes:
+        return StatementKind.INSERT_OVERWRITE if "OVERWRITE" in analysis.words else StatementKind.INSERT
+    return str(analysis.kind)
+
+
+def statement_kinds(text: str) -> tuple[str, ...]:
+    """Each statement's kind, in order, from the analysis the split makes (cached for the texts the
+    service has just split); () for text that does not split (it never ran)."""
+    try:
+        return tuple(recorded_kind(s.analysis) for s in split_script(text, max_nesting=1 << 30))
+    except GatewayError:
+        return ()
 
 
 def _error_class(operation: Operation) -> Optional[str]:
@@ -48,7 +68,8 @@ class StatementHistory:
             return
         self.recorder.started(operation.handle, operation.session.user, str(operation.session.handle),
                               str(operation.handle), operation.statement,
-                              dt.datetime.fromtimestamp(operation.submitted_at, dt.timezone.utc))
+                              dt.datetime.fromtimestamp(operation.submitted_at, dt.timezone.utc),
+                              statement_kinds(operation.statement))
 
     def operation_ended(self, operation: Operation) -> None:
         if not self._recorded(operation):

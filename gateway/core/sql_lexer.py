@@ -12,7 +12,7 @@ Every region has its offsets into the script, so a statement keeps its line and 
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import NamedTuple, Optional
 
 # The start of anything that is not plain code: a quote, a comment, a semicolon.
 _SPECIAL = re.compile(r"""['"`;]|--|/\*""")
@@ -109,15 +109,23 @@ def comment_nesting(text: str) -> int:
 
 def statement_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each statement: from its first to its last character that is not a comment
-    or white space; semicolons outside strings, names and comments end a statement. Empty ones are
-    skipped. A comment left open runs to the end and belongs to its statement (Spark rejects it)."""
+    or white space; semicolons outside strings, names, comments and ``BEGIN … END`` blocks end a
+    statement. Empty ones are skipped. A comment left open runs to the end and belongs to its
+    statement (Spark rejects it); so does a block left open."""
     spans: list[tuple[int, int]] = []
     start = end = None
-    for region in regions(text) + [Region(SEMICOLON, len(text), len(text))]:
+    block: Optional[_Block] = None
+    every = regions(text)
+    every.append(Region(SEMICOLON, len(text), len(text)))
+    for index, region in enumerate(every):
         if region.kind == SEMICOLON:
+            if block is not None and not block.done and region.start < len(text):
+                block.feed(";")
+                continue
             if start is not None:
                 spans.append((start, end))
             start = end = None
+            block = None
             continue
         if region.kind == COMMENT and region.closed:
             continue
@@ -128,12 +136,137 @@ def statement_spans(text: str) -> list[tuple[int, int]]:
                 continue
             first = region.start + (len(chunk) - len(chunk.lstrip()))
             last = region.start + len(chunk.rstrip())
+            if start is None and opens_block(_words_from(text, every, index)):
+                block = _Block()
+            if block is not None:
+                for match in _CODE_WORD.finditer(text, region.start, region.end):
+                    block.feed(match.group().upper())
         else:
             first, last = region.start, region.end
+            if block is not None:
+                block.feed(_NAME if region.kind == QUOTED_NAME else _OTHER)
         if start is None:
             start = first
         end = last
     return spans
+
+
+# -- SQL scripting: BEGIN … END compound statements ------------------------------------------------
+
+_CODE_WORD = re.compile(r"[\w$]+|\S")
+_NAME, _OTHER = "\x00name", "\x00other"   # a quoted name (may be a label), any other literal
+_NOT_A_BLOCK = frozenset({";", "TRANSACTION", "WORK", "TRAN"})
+# Words that start a statement and may be followed by ``:`` (a named parameter), so are no label.
+_NO_LABEL = frozenset({"SELECT", "SET", "VALUES", "INSERT", "UPDATE", "DELETE", "MERGE", "WITH", "FROM",
+                       "CALL", "EXECUTE", "RETURN", "SIGNAL", "RESIGNAL", "DECLARE", "TABLE"})
+_HEAD_ENDS = {"IF": "THEN", "ELSEIF": "THEN", "WHEN": "THEN", "CASE": "THEN", "WHILE": "DO", "FOR": "DO",
+              "UNTIL": "END"}
+
+
+def _words_from(text: str, every: list[Region], index: int, count: int = 4) -> list[str]:
+    """The next ``count`` tokens from region ``index`` on (words upper-cased, ``;`` for a semicolon,
+    ``_OTHER``/``_NAME`` for a literal or quoted name), comments skipped."""
+    out: list[str] = []
+    for region in every[index:]:
+        if region.kind == SEMICOLON:
+            out.append(";")
+        elif region.kind == CODE:
+            out.extend(m.group().upper() for m in _CODE_WORD.finditer(text, region.start, region.end))
+        elif region.kind != COMMENT or not region.closed:
+            out.append(_NAME if region.kind == QUOTED_NAME else _OTHER)
+        if len(out) >= count:
+            break
+    return out[:count]
+
+
+def opens_block(words: list[str]) -> bool:
+    """True when a statement's first words open a compound statement of SQL scripting: ``BEGIN``
+    followed by its body or ``END`` (not ``BEGIN;`` nor ``BEGIN TRANSACTION``), or ``label: BEGIN``."""
+    if len(words) >= 3 and words[1] == ":" and words[0] not in _NO_LABEL and words[2] == "BEGIN":
+        words = words[2:]
+    return len(words) >= 2 and words[0] == "BEGIN" and words[1] not in _NOT_A_BLOCK
+
+
+class _Block:
+    """Follows a ``BEGIN … END`` compound statement token by token, as Spark's grammar nests it: BEGIN,
+    LOOP and REPEAT open a body; IF, ELSEIF, WHEN, CASE, WHILE and FOR have a head (a condition or query,
+    which may hold ``CASE … END`` expressions) up to THEN or DO; ``UNTIL cond END REPEAT`` closes a
+    REPEAT; END at a statement's start closes the innermost; a ``DECLARE … HANDLER`` body may be a block;
+    ``label:`` may stand before any of them. Parentheses hide everything inside. ``done`` once the
+    outermost END is read: the next semicolon ends the statement."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.opened = False
+        self.at_start = True         # the next word starts a statement of a body
+        self.start_word = ""         # the word that started the current statement (a label before ``:``?)
+        self.head_end: Optional[str] = None
+        self.cases = 0               # CASE … END expressions open in a head
+        self.parens = 0
+        self.handler = 0             # 1: in DECLARE …, 2: in DECLARE … HANDLER (a BEGIN opens its body)
+
+    @property
+    def done(self) -> bool:
+        return self.opened and self.depth == 0
+
+    def feed(self, word: str) -> None:
+        if self.done:
+            return
+        if word in ("(", ")"):
+            self.parens += 1 if word == "(" else -1
+            self.at_start = False
+            return
+        if self.parens > 0:
+            return
+        if self.head_end is not None:
+            self._head(word)
+            return
+        if word == ";":
+            self.at_start, self.handler, self.start_word = True, 0, ""
+            return
+        if word == ":" and self.start_word:
+            self.at_start, self.start_word = True, ""  # ``label:``
+            return
+        if not self.at_start:
+            self.start_word = ""
+            if self.handler == 1 and word == "HANDLER":
+                self.handler = 2
+            elif self.handler == 2 and word == "BEGIN":
+                self._open()
+            return
+        self.at_start = False
+        self.start_word = word if word not in _NO_LABEL else ""
+        if word in ("BEGIN", "LOOP", "REPEAT"):
+            self._open()
+        elif word in ("IF", "WHILE", "FOR", "CASE"):
+            self.depth += 1
+            self.opened = True
+            self.head_end = _HEAD_ENDS[word]
+        elif word in ("ELSEIF", "WHEN", "UNTIL"):
+            self.head_end = _HEAD_ENDS[word]
+        elif word == "ELSE":
+            self.at_start = True
+        elif word == "END":
+            self.depth -= 1
+        elif word == "DECLARE":
+            self.handler = 1
+
+    def _open(self) -> None:
+        self.depth += 1
+        self.opened = True
+        self.at_start, self.handler, self.start_word = True, 0, ""
+
+    def _head(self, word: str) -> None:
+        if word == "CASE":
+            self.cases += 1
+        elif word == "END" and self.cases:
+            self.cases -= 1
+        elif word == self.head_end and not self.cases:
+            if word == "END":      # UNTIL cond END REPEAT
+                self.depth -= 1
+            else:
+                self.at_start = True
+            self.head_end = None
 
 
 def without_comments(text: str) -> str:

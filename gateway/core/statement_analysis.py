@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import NamedTuple, Optional
 
 from gateway.api.plugins import StatementSpec, feature_statements
-from gateway.core.sql_lexer import CODE, COMMENT, QUOTED_NAME, SEMICOLON, STRING, regions, without_comments
+from gateway.core.sql_lexer import (CODE, COMMENT, QUOTED_NAME, SEMICOLON, STRING, opens_block, regions,
+                                    without_comments)
 from gateway.errors import InvalidStatementError
 
 
@@ -66,6 +67,7 @@ class StatementKind(str):
     COMMENT: "StatementKind"           # COMMENT ON …
     DECLARE: "StatementKind"           # DECLARE [OR REPLACE] [VARIABLE] v …
     EXECUTE_IMMEDIATE: "StatementKind" # EXECUTE IMMEDIATE 'sql': text the gateway cannot see
+    SCRIPT: "StatementKind"            # [label:] BEGIN … END: SQL scripting's compound statement
     OTHER: "StatementKind"
 
 
@@ -98,6 +100,8 @@ CORE_STATEMENTS: tuple[StatementSpec, ...] = (
     StatementSpec("COMMENT"),
     StatementSpec("DECLARE", read_only=True),
     StatementSpec("EXECUTE_IMMEDIATE", returns_rows=True, loads_code=True),  # unseen SQL: fail closed
+    # A script's statements run inside Spark, past the guards that read one statement: fail closed.
+    StatementSpec("SCRIPT", returns_rows=True, loads_code=True),
     StatementSpec("OTHER"),
 )
 for _spec in CORE_STATEMENTS:
@@ -162,11 +166,15 @@ class Token(NamedTuple):
 
 
 def tokens(text: str) -> list[Token]:
-    """The tokens of one statement, comments dropped (a semicolon ends them)."""
+    """The tokens of one statement, comments dropped (a semicolon ends them, except inside a
+    ``BEGIN … END`` block, where it is a PUNCT token)."""
     out: list[Token] = []
     for region in regions(text):
         if region.kind == SEMICOLON:
-            break
+            if not opens_block([t.upper for t in out[:4]] + [";"]):
+                break
+            out.append(Token(PUNCT, ";", region.start))
+            continue
         if region.kind == COMMENT:
             continue
         if region.kind == CODE:
@@ -246,6 +254,8 @@ def classify_words(words) -> StatementKind:
     """The kind from a statement's leading words (comments removed, upper case)."""
     if not words:
         return StatementKind.OTHER
+    if opens_block(list(words[:4])):
+        return StatementKind.SCRIPT
     feature_kind = grammar().feature_kind(words)
     if feature_kind is not None:
         return feature_kind

@@ -38,7 +38,8 @@ def _entry(row) -> HistoryEntry:
                         operation_handle=row.operation_handle, statement=row.statement, status=row.status,
                         started_at=row.started_at,
                         duration_ms=None if row.duration_ms is None else int(row.duration_ms),
-                        rows=None if row.rows is None else int(row.rows), error_class=row.error_class)
+                        rows=None if row.rows is None else int(row.rows), error_class=row.error_class,
+                        kinds=tuple(row.statement_kinds.split(",")) if row.statement_kinds else ())
 
 
 def list_history(connection: Connection, user: str, search: str, limit: int,
@@ -78,10 +79,10 @@ class HistoryRecorder:
     # -- the statements' side: cheap, never raises ------------------------------------------------
 
     def started(self, key: Any, user: str, session_handle: str, operation_handle: Optional[str],
-                statement: str, started_at) -> None:
+                statement: str, started_at, kinds: tuple[str, ...] = ()) -> None:
         self._put(("start", key, dict(user_name=user, session_handle=session_handle,
                                       operation_handle=operation_handle, statement=statement, status="RUNNING",
-                                      started_at=started_at)))
+                                      started_at=started_at, statement_kinds=",".join(kinds) or None)))
 
     def ended(self, key: Any, status: str, duration_ms: Optional[int], error_class: Optional[str]) -> None:
         self._put(("change", key, dict(status=status, duration_ms=duration_ms, error_class=error_class)))

@@ -99,6 +99,8 @@ query_history = Table(
     Column("duration_ms", BigInteger(), nullable=True),
     Column("rows", BigInteger(), nullable=True),
     Column("error_class", String(NAME_CHARS), nullable=True),
+    # Each statement's kind from its StatementAnalysis, in order, comma-separated (QUERY, ADD_JAR, …).
+    Column("statement_kinds", Text(), nullable=True),
     Index("ix_query_history_user_entry", "user_name", "entry_id"),
 )
 

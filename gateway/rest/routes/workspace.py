@@ -80,6 +80,9 @@ class HistoryEntryBody(Body):
     durationMs: Optional[int] = Field(None, description="From submission to its end (first rows ready).")
     rows: Optional[int] = Field(None, description="Rows of the result, once all were produced.")
     errorClass: Optional[str] = None
+    kinds: list[str] = Field([], description="Each statement's kind, in order, as the gateway's analysis read it "
+                                             "(QUERY, INSERT, ADD_JAR, SCRIPT, …); empty for entries recorded "
+                                             "before kinds were.")
 
 
 class HistoryResponse(Body):

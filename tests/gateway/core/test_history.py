@@ -147,3 +147,24 @@ def test_gateway_info_names_the_store_and_its_state(gateway):
     info = gateway.get_gateway_info()
     assert info["store"].startswith("sqlite:///") and info["store"].endswith("workbench.db")
     assert info["store_status"] == "available" and info["history_not_recorded"] == "0"
+
+
+@pytest.mark.parametrize("script, kinds, status", [
+    # a comment between the keywords: the first words say OTHER and QUERY, the analysis says what runs
+    ("ADD /*x*/ JAR '/nonexistent/history_kind.jar'", ("ADD_JAR",), "ERROR"),
+    ("CREATE TABLE history_kind_t (a INT) USING parquet;\n"
+     "WITH q AS (SELECT 1 AS a) INSERT/**/INTO history_kind_t SELECT * FROM q;\n"
+     "FROM history_kind_t INSERT -- c\n OVERWRITE TABLE history_kind_t SELECT a + 1;\n"
+     "/* lead */ select a FROM history_kind_t;\nDROP TABLE history_kind_t",
+     ("CREATE", "INSERT", "INSERT_OVERWRITE", "QUERY", "DROP"), "FINISHED"),
+    ("BEGIN\n  DECLARE x INT DEFAULT 1;\n  SELECT x;\nEND", ("SCRIPT",), "FINISHED"),
+])
+def test_each_statement_is_recorded_with_the_kind_its_analysis_reads(history_gateway, session, script, kinds,
+                                                                      status):
+    gateway = history_gateway
+    op = gateway.execute_statement(session, script)
+    pages = list(gateway.iter_results(session, op, timeout_s=120))
+    assert (pages[-1].result_type.value == "ERROR") == (status == "ERROR"), pages[-1].exception
+    entry = _entry(gateway, op, wanted={status})
+    assert entry is not None and entry.kinds == kinds, entry
+    gateway.close_operation(session, op)

@@ -87,8 +87,8 @@ def test_history_over_rest_pages_with_next_before_id(http: Http, gateway):
         assert [e["statement"] for e in first["entries"]] == ["SELECT 2 AS rest_history_marker",
                                                               "SELECT 1 AS rest_history_marker"]
         entry = first["entries"][0]
-        assert (entry["status"], entry["rows"], entry["sessionHandle"], entry["user"]) == \
-            ("FINISHED", 1, session, "local")
+        assert (entry["status"], entry["rows"], entry["sessionHandle"], entry["user"], entry["kinds"]) == \
+            ("FINISHED", 1, session, "local", ["QUERY"])
         rest = http("GET", f"{base}&limit=2&beforeId={first['nextBeforeId']}").body
         assert [e["statement"] for e in rest["entries"]] == ["SELECT 0 AS rest_history_marker"]
         assert rest["nextBeforeId"] is None
