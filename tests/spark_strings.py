@@ -187,7 +187,7 @@ def spark_string(value: Any, type_json: dict, zone: str, nested: bool = False) -
     if name == "DECIMAL":
         number = decimal.Decimal(value) if isinstance(value, str) else decimal.Decimal(repr(value)) \
             if isinstance(value, float) else decimal.Decimal(value)
-        return str(_WIDE.quantize(number, decimal.Decimal(1).scaleb(-type_json["scale"])))
+        return format(_WIDE.quantize(number, decimal.Decimal(1).scaleb(-type_json["scale"])), "f")
     if name == "DATE":
         if isinstance(value, (dt.date, dt.datetime)):
             return value.isoformat()[:10]

@@ -11,6 +11,7 @@ level or nested: ``2020-01-01T10:00:00.000000`` (TIMESTAMP) and ``2020-01-01T10:
 from __future__ import annotations
 
 import base64
+import decimal
 import gc
 import threading
 from contextlib import contextmanager
@@ -126,6 +127,12 @@ def _all_finite(array: pa.Array) -> bool:
     return pc.all(pc.is_finite(array)).as_py() is not False  # None: every value is null
 
 
+def _plain_decimals(texts: list) -> list:
+    """Decimal text as Spark casts it (``toPlainString``): Arrow writes a zero or a small value at a
+    large scale in exponent form (``0E-17``, ``1.0E-7``), which Spark never shows."""
+    return [t if t is None or "E" not in t else format(decimal.Decimal(t), "f") for t in texts]
+
+
 def _column_values(array: pa.Array) -> list:
     """One Arrow column to a list of JSON-ready values, vectorized where Arrow can."""
     if isinstance(array, pa.ChunkedArray):
@@ -138,7 +145,7 @@ def _column_values(array: pa.Array) -> list:
     if pa.types.is_decimal(kind):
         if kind.precision <= 15:
             return array.cast(pa.float64()).to_pylist()
-        return array.cast(pa.string()).to_pylist()
+        return _plain_decimals(array.cast(pa.string()).to_pylist())
     if pa.types.is_null(kind):
         return [None] * len(array)
     if pa.types.is_binary(kind) or pa.types.is_large_binary(kind):

@@ -20,10 +20,14 @@ split the scripts: the reference for the statement count. For each script:
 Known disagreements are listed, with their reason, in ``expected_failures.json``
 (``script``: {statement number (1-based) or ``"split"``: reason}); an entry that starts to agree fails
 the test too, so the list stays true. By default a subset of scripts runs (``DEFAULT_SCRIPTS``,
-207 of the 3,474 statements); ``WORKBENCH_CORPUS=all`` runs every script.
+207 of the 3,474 statements); ``WORKBENCH_CORPUS=all`` runs every script, and
+``WORKBENCH_CORPUS=join*,window`` the scripts whose names match (``fnmatch`` patterns, commas between).
+``WORKBENCH_CORPUS_REPORT=file`` appends every disagreement found to ``file`` (one JSON line per
+script and path) as it is found, so a long run can be read while it goes on.
 """
 from __future__ import annotations
 
+import fnmatch
 import json
 import os
 import re
@@ -49,7 +53,18 @@ DEFAULT_SCRIPTS = [  # 13 scripts, 207 statements: comments, windows, CTEs, subq
     "subquery/exists-subquery/exists-basic", "natural-join", "outer-join", "struct", "array",
     "change-column", "show-tables", "inline-table",
 ]
-SCRIPTS = ALL_SCRIPTS if os.environ.get("WORKBENCH_CORPUS") == "all" else DEFAULT_SCRIPTS
+
+
+def _selected(choice: str) -> list[str]:
+    if not choice:
+        return DEFAULT_SCRIPTS
+    if choice == "all":
+        return ALL_SCRIPTS
+    patterns = [p.strip() for p in choice.split(",") if p.strip()]
+    return [s for s in ALL_SCRIPTS if any(fnmatch.fnmatchcase(s, p) for p in patterns)]
+
+
+SCRIPTS = _selected(os.environ.get("WORKBENCH_CORPUS", ""))
 # Scripts that also run over REST (JSON pages) and through the DB-API client (Arrow pages).
 REMOTE_SCRIPTS = ["comments", "window", "show-tables"]
 NONDETERMINISTIC = re.compile(r"\b(rand|randn|random|uuid|now|current_\w+|localtimestamp|shuffle|"
@@ -250,6 +265,10 @@ def _disagreements(script, workbench: list[Answer], spark: list[Answer], stateme
 
 
 def _check(script, found: dict, path: str) -> None:
+    report_file = os.environ.get("WORKBENCH_CORPUS_REPORT")
+    if report_file and found:
+        with open(report_file, "a", encoding="utf-8") as out:
+            out.write(json.dumps({"script": script, "path": path, "disagreements": found}) + "\n")
     expected = EXPECTED_FAILURES.get(script, {})
     unexpected = {k: v for k, v in found.items() if k not in expected}
     fixed = [k for k in expected if k not in found and k != "split"]
@@ -280,6 +299,8 @@ def test_script_agrees_with_pyspark(gateway, root, server, script):  # noqa: F81
     if "split" in EXPECTED_FAILURES.get(script, {}):
         assert not split_ok, f"{script}: listed as a split disagreement, but the splitter agrees with Spark now"
         return  # the statements differ: nothing to compare one by one
+    if not split_ok and os.environ.get("WORKBENCH_CORPUS_REPORT"):
+        _check(script, {"split": f"workbench {len(ours)} statements, Spark {len(reference)}"}, "split")
     assert split_ok, (f"{script}: the workbench splits {len(ours)} statements, Spark {len(reference)}; first "
                       f"difference: " + next((f"#{i + 1}: {a!r} / {b!r}" for i, (a, b) in
                                               enumerate(zip(map(normalized, ours), map(normalized, reference)))

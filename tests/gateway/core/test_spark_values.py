@@ -260,3 +260,15 @@ def test_renderers_match_spark_for_doubles_and_day_time_intervals(gateway, sessi
     micros = [round(v * 1_000_000) for v in rows[0][:len(intervals)]]
     assert [day_time_string(m, c.type["spark_type"]) for m, c in zip(micros, columns)] == rows[0][len(intervals):]
     assert dt.timedelta(microseconds=micros[0]) == dt.timedelta(days=1, hours=2, minutes=3, seconds=4.5)
+
+
+def test_decimals_at_a_large_scale_are_plain_text_as_spark_casts_them(gateway, session):
+    """Arrow writes a zero or a small value at a large scale as ``0E-17`` or ``1.0E-7``; the grid and
+    REST JSON show what Spark's cast shows (the corpus found it in decimalArithmeticOperations)."""
+    values = ["CAST(0 AS DECIMAL(38, 17))", "CAST(0.0000001 AS DECIMAL(38, 17))", "CAST(-1E-10 AS DECIMAL(30, 20))",
+              "CAST(1234.5 AS DECIMAL(38, 2))"]
+    _, rows, page = run_all(gateway, session, "SELECT " + ", ".join(values) + ", array(" + values[0] + ")")
+    assert page.exception is None, page.exception
+    _, cast, _ = run_all(gateway, session, "SELECT " + ", ".join(f"CAST({v} AS STRING)" for v in values))
+    assert cast == [["0.00000000000000000", "0.00000010000000000", "-0.00000000010000000000", "1234.50"]]
+    assert rows == [cast[0] + [[cast[0][0]]]]
