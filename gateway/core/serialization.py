@@ -127,6 +127,31 @@ def _all_finite(array: pa.Array) -> bool:
     return pc.all(pc.is_finite(array)).as_py() is not False  # None: every value is null
 
 
+def _date_texts(array: pa.Array) -> list:
+    """Dates as Spark casts them: past year 9999 Arrow writes ``10000-01-01`` or ``<value out of range:
+    …>``, where Spark writes ``+10000-01-01`` and ``+5874897-12-31`` (and ``-…`` before year -9999)."""
+    texts = array.cast(pa.string()).to_pylist()
+    wide = [t is not None and (t.startswith("<") or len(t) > 10 and t[0].isdigit()) for t in texts]
+    if not any(wide):
+        return texts
+    days = array.cast(pa.int32()).to_pylist()
+    return [_spark_date(d) if w else t for t, d, w in zip(texts, days, wide)]
+
+
+def _spark_date(days: int) -> str:
+    """``[+-]yyyy-MM-dd`` of days since 1970-01-01, proleptic Gregorian, any year (Spark's text)."""
+    days += 719468  # days from 0000-03-01 to 1970-01-01
+    era = (days if days >= 0 else days - 146096) // 146097
+    doe = days - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    day, month = doy - (153 * mp + 2) // 5 + 1, mp + (3 if mp < 10 else -9)
+    year = yoe + era * 400 + (month <= 2)
+    sign = "+" if year > 9999 else "-" if year < 0 else ""
+    return f"{sign}{abs(year):04d}-{month:02d}-{day:02d}"
+
+
 def _plain_decimals(texts: list) -> list:
     """Decimal text as Spark casts it (``toPlainString``): Arrow writes a zero or a small value at a
     large scale in exponent form (``0E-17``, ``1.0E-7``), which Spark never shows."""
@@ -141,7 +166,7 @@ def _column_values(array: pa.Array) -> list:
     if pa.types.is_timestamp(kind):
         return _timestamp_text(array).to_pylist()
     if pa.types.is_date(kind):
-        return array.cast(pa.string()).to_pylist()
+        return _date_texts(array)
     if pa.types.is_decimal(kind):
         if kind.precision <= 15:
             return array.cast(pa.float64()).to_pylist()

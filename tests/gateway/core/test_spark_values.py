@@ -272,3 +272,13 @@ def test_decimals_at_a_large_scale_are_plain_text_as_spark_casts_them(gateway, s
     _, cast, _ = run_all(gateway, session, "SELECT " + ", ".join(f"CAST({v} AS STRING)" for v in values))
     assert cast == [["0.00000000000000000", "0.00000010000000000", "-0.00000000010000000000", "1234.50"]]
     assert rows == [cast[0] + [[cast[0][0]]]]
+
+
+def test_dates_past_year_9999_are_text_as_spark_casts_them(gateway, session):
+    """Arrow writes ``<value out of range: …>`` for them (the corpus found it in postgreSQL/date)."""
+    values = ["DATE '+5874897-12-31'", "DATE '+10000-01-01'", "DATE '2024-02-29'"]
+    _, rows, page = run_all(gateway, session, "SELECT " + ", ".join(values) + ", array(" + values[0] + ")")
+    assert page.exception is None, page.exception
+    _, cast, _ = run_all(gateway, session, "SELECT " + ", ".join(f"CAST({v} AS STRING)" for v in values))
+    assert cast == [["+5874897-12-31", "+10000-01-01", "2024-02-29"]]
+    assert rows == [cast[0] + [[cast[0][0]]]]
