@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple, Optional
 
-from gateway.api.plugins import StatementSpec, feature_statements
+from gateway.api.plugins import Access, StatementSpec, feature_statements
 from gateway.core.sql_lexer import CODE, COMMENT, QUOTED_NAME, SEMICOLON, STRING, regions, without_comments
 from gateway.errors import InvalidStatementError
 
@@ -69,36 +69,37 @@ class StatementKind(str):
     OTHER: "StatementKind"
 
 
+USERS = Access.USERS  # core's kinds a signed-in user may run (docs/users.md)
 CORE_STATEMENTS: tuple[StatementSpec, ...] = (
-    StatementSpec("QUERY", returns_rows=True, read_only=True),
-    StatementSpec("SHOW", returns_rows=True, read_only=True),
-    StatementSpec("DESCRIBE", returns_rows=True, read_only=True),
-    StatementSpec("EXPLAIN", returns_rows=True, read_only=True),
-    StatementSpec("SET", configures=True, read_only=True),
-    StatementSpec("RESET", configures=True, read_only=True),
-    StatementSpec("USE", configures=True),
-    StatementSpec("CREATE", configures=True),
-    StatementSpec("CREATE_FUNCTION", configures=True),
-    StatementSpec("CREATE_TABLE_AS"),
-    StatementSpec("DROP", configures=True),
-    StatementSpec("ALTER", configures=True),
-    StatementSpec("INSERT"),
-    StatementSpec("INSERT_OVERWRITE"),
-    StatementSpec("ADD_JAR", configures=True, loads_code=True),
-    StatementSpec("ADD_FILE", loads_code=True),
-    StatementSpec("TRUNCATE"),
-    StatementSpec("MERGE"),
-    StatementSpec("UPDATE"),
-    StatementSpec("DELETE"),
-    StatementSpec("CACHE"),
-    StatementSpec("REFRESH", read_only=True),
-    StatementSpec("ANALYZE"),
-    StatementSpec("REPAIR"),
-    StatementSpec("LOAD_DATA"),
-    StatementSpec("COMMENT"),
-    StatementSpec("DECLARE", read_only=True),
-    StatementSpec("EXECUTE_IMMEDIATE", returns_rows=True, loads_code=True),  # unseen SQL: fail closed
-    StatementSpec("OTHER"),
+    StatementSpec("QUERY", returns_rows=True, read_only=True, access=USERS),
+    StatementSpec("SHOW", returns_rows=True, read_only=True, access=USERS),
+    StatementSpec("DESCRIBE", returns_rows=True, read_only=True, access=USERS),
+    StatementSpec("EXPLAIN", returns_rows=True, read_only=True, access=USERS),
+    StatementSpec("SET", configures=True, read_only=True, access=USERS),
+    StatementSpec("RESET", configures=True, read_only=True, access=USERS),
+    StatementSpec("USE", configures=True, access=USERS),
+    StatementSpec("CREATE", configures=True, access=USERS),
+    StatementSpec("CREATE_FUNCTION", configures=True, access=USERS),
+    StatementSpec("CREATE_TABLE_AS", access=USERS),
+    StatementSpec("DROP", configures=True, access=USERS),
+    StatementSpec("ALTER", configures=True, access=USERS),
+    StatementSpec("INSERT", access=USERS),
+    StatementSpec("INSERT_OVERWRITE", access=USERS),
+    StatementSpec("ADD_JAR", configures=True, loads_code=True, access=USERS),
+    StatementSpec("ADD_FILE", loads_code=True, access=USERS),
+    StatementSpec("TRUNCATE", access=USERS),
+    StatementSpec("MERGE", access=USERS),
+    StatementSpec("UPDATE", access=USERS),
+    StatementSpec("DELETE", access=USERS),
+    StatementSpec("CACHE", access=USERS),
+    StatementSpec("REFRESH", read_only=True, access=USERS),
+    StatementSpec("ANALYZE", access=USERS),
+    StatementSpec("REPAIR", access=USERS),
+    StatementSpec("LOAD_DATA", access=USERS),
+    StatementSpec("COMMENT", access=USERS),
+    StatementSpec("DECLARE", read_only=True, access=USERS),
+    StatementSpec("EXECUTE_IMMEDIATE", returns_rows=True, loads_code=True, access=Access.ADMINS),  # unseen SQL: fail closed
+    StatementSpec("OTHER"),  # access undeclared: for admins (fail closed)
 )
 for _spec in CORE_STATEMENTS:
     setattr(StatementKind, _spec.kind, StatementKind(_spec.kind))
