@@ -4,7 +4,6 @@ feature's kind that declares nothing is refused for non-admins, and a call's mar
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 from typing import Protocol
 
 import pytest
@@ -17,23 +16,7 @@ from gateway.core.statements import split_script
 from gateway.errors import ConfigurationError, PermissionDeniedError
 from gateway.identity import acting_as
 from tests.conftest import ROOT
-
-
-@dataclass
-class _UserSession:
-    spark: object
-    user: str = "alice"
-    admin: bool = False
-
-
-@pytest.fixture(scope="module")
-def restrictions(config):
-    return Restrictions(config.with_overrides(auth__mode="builtin", auth__admin_only_code=True))
-
-
-@pytest.fixture
-def alice(gateway, session):
-    return _UserSession(gateway.sessions.get(session).spark)
+from tests.gateway.core.test_statement_analysis import _UserSession, alice, restrictions  # noqa: F401 - fixtures
 
 
 def _check(restrictions, session, text: str) -> None:
