@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import NamedTuple, Optional
 
 from gateway.api.plugins import Access, StatementSpec, feature_statements
-from gateway.core.sql_lexer import CODE, COMMENT, QUOTED_NAME, SEMICOLON, STRING, regions, without_comments
+from gateway.core.sql_lexer import (CODE, COMMENT, QUOTED_NAME, SEMICOLON, STRING, bracket_depth, regions,
+                                    without_comments)
 from gateway.errors import InvalidStatementError
 
 
@@ -164,11 +165,18 @@ class Token(NamedTuple):
 
 def tokens(text: str) -> list[Token]:
     """The tokens of one statement, comments dropped (a semicolon ends them)."""
+    return _lex(text)[0]
+
+
+def _lex(text: str) -> tuple[list[Token], int]:
+    """The tokens of one statement and the deepest nesting of its ``/* */`` comments, in one pass."""
     out: list[Token] = []
+    comment_depth = 0
     for region in regions(text):
         if region.kind == SEMICOLON:
             break
         if region.kind == COMMENT:
+            comment_depth = max(comment_depth, bracket_depth(text, region))
             continue
         if region.kind == CODE:
             for match in _CODE_TOKEN.finditer(text, region.start, region.end):
@@ -177,7 +185,7 @@ def tokens(text: str) -> list[Token]:
                                  piece, match.start()))
         else:
             out.append(Token(region.kind, text[region.start:region.end], region.start))
-    return out
+    return out, comment_depth
 
 
 # -- the analysis ------------------------------------------------------------------------------
@@ -206,6 +214,7 @@ class StatementAnalysis:
     temporary: bool = False
     max_depth: int = 0
     assigns: bool = False          # SET k = v (not SET, SET -v, SET k: those only show)
+    comment_depth: int = 0         # deepest nesting of /* */ comments (the engine guard's limit)
 
     @property
     def core_kind(self) -> bool:
@@ -462,7 +471,7 @@ def _analyse_cached(text: str) -> StatementAnalysis:
 
 
 def _analyse(text: str) -> StatementAnalysis:
-    toks = tokens(text)
+    toks, comment_depth = _lex(text)
     words = tuple(t.upper for t in toks)
     kind = classify_words(words)
     spec = spec_of(kind)
@@ -479,7 +488,7 @@ def _analyse(text: str) -> StatementAnalysis:
         targets=_targets(kind, toks, words) if kind != StatementKind.SET else (),
         reads=_reads(toks, words) if kind not in (StatementKind.SET, StatementKind.ADD_JAR) else (),
         temporary=temporary, max_depth=_depth(words),
-        assigns=kind == StatementKind.SET and "=" in words)
+        assigns=kind == StatementKind.SET and "=" in words, comment_depth=comment_depth)
 
 
 def classify(text: str) -> StatementKind:
