@@ -236,7 +236,7 @@ def test_drafts_survive_a_page_switch_a_reload_and_a_restart(workbench, page):
     workbench.start()
     page.goto(url)
     page.get_by_role("heading", name="SQL editor").wait_for(timeout=240_000)
-    frame = editor_frame(page, 240)
+    frame = editor_frame(page, 360)  # a restarted process starts Spark again: see open_editor's bound
     frame.wait_for_function(f"window.sqlEditor.getValue() === {draft!r}", timeout=60_000)
     page.get_by_text("Query 2").first.wait_for(timeout=60_000)  # the tab strip may draw after the editor
     shot(page, "04-after-restart")
