@@ -27,4 +27,5 @@ def test_an_unknown_operation_has_no_profile(http, rest_session):
     missing = "00000000-0000-4000-8000-000000000000"
     answer = http("GET", f"/v2/sessions/{rest_session}/operations/{missing}/profile?timeout=0")
     assert answer.status == 404 and "no profile" in answer.body["root_cause"]
-    assert http("GET", f"/v2/sessions/{rest_session}/operations/{missing}/profile?timeout=61").status == 422
+    too_long = http("GET", f"/v2/sessions/{rest_session}/operations/{missing}/profile?timeout=61")
+    assert too_long.status == 400 and "less than or equal to 60" in too_long.body["root_cause"]
