@@ -37,6 +37,7 @@ class QueryProfiles:
         self._ready: dict[tuple, threading.Event] = {}
         self._building: set[tuple] = set()
         self._builder = ThreadPoolExecutor(max_workers=1, thread_name_prefix="gateway-profile")
+        self._stopped = False
 
     # -- the observer ---------------------------------------------------------------------------
 
@@ -48,11 +49,16 @@ class QueryProfiles:
         pass
 
     def operation_done(self, operation) -> None:
+        if self._stopped:  # the gateway is shutting down: no profile for what it stops
+            return
         key = (operation.session.handle, str(operation.handle))
         with self._lock:
             self._ready.setdefault(key, threading.Event())
             self._building.add(key)
-        self._builder.submit(self._build, operation, key)
+        try:
+            self._builder.submit(self._build, operation, key)
+        except RuntimeError:  # shut down between the check and here
+            log.debug("no profile for operation %s: the gateway is stopping", operation.handle)
 
     def _build(self, operation, key: tuple) -> None:
         try:
@@ -105,6 +111,7 @@ class QueryProfiles:
                 self._building.discard(key)
 
     def shutdown(self) -> None:
+        self._stopped = True
         self._builder.shutdown(wait=False, cancel_futures=True)
 
 
