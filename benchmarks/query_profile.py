@@ -1,8 +1,9 @@
 """How soon a query profile is ready after its statement ends (issue 31 item 3; goal: 2 s or less),
 and what building it costs. Prints figures with the machine's load; asserts nothing.
 
-For each statement: run it, read every row, then time from the operation's end (``ended_at``, the
-moment its result was complete) to ``get_operation_profile`` answering a ready profile.
+For each statement: run it, read every row, then time from the client's last page (the end of the
+result; a streamed result's operation is FINISHED from its first page on, so ``ended_at`` is earlier)
+to ``get_operation_profile`` answering a ready profile.
 
     .venv/bin/python benchmarks/query_profile.py [--rounds 5] [--data-dir DIR]
 """
@@ -56,7 +57,7 @@ def main() -> None:
                     op = gateway.execute_statement(session, statement)
                     for _page in gateway.iter_results(session, op, None, 600):
                         pass
-                    ended = gateway.get_operation_info(session, op).ended_at
+                    ended = time.time()
                     while True:
                         profile = gateway.get_operation_profile(session, op, timeout_s=0.01)
                         if profile["ready"]:
