@@ -34,6 +34,7 @@ from gateway.core.session_journal import SessionJournal
 from gateway.core.identity_calls import IdentityCalls
 from gateway.core.operations import Operation, OperationManager
 from gateway.core.progress import operation_progress
+from gateway.core.profiles import QueryProfiles
 from gateway.core.engine_guard import EngineGuard
 from gateway.core.restrictions import Restrictions
 from gateway.core.results import ResultFetcher
@@ -48,6 +49,8 @@ from gateway.handles import OperationHandle, SessionHandle
 from gateway.models import (MAX_TIMEOUT_MS, Column, FunctionDetail, FunctionInfo, FunctionKind, OperationInfo, OperationProgress,
                             OperationStatus, OperationType, ResultSet, ResultType, TableDetail, TableInfo, TableKind)
 from gateway.spark.jobs import ui_url
+from gateway.spark import sql_metrics
+from gateway.spark.backend import NotAvailableOnBackend
 from gateway.spark.liveness import driver_heap_max
 from gateway.spark.root import get_or_create_root
 from gateway.store import WorkbenchStore, default_url
@@ -77,8 +80,10 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
         # What a statement may do to the shared driver: before any feature's guard gives it to Spark's parser.
         self.runner.guards.append(EngineGuard(self.config, self.restrictions, self.runner.handlers).check_statement)
         self.journal = SessionJournal(self)  # sessions that survive a restart
+        self.profiles = QueryProfiles(self.config["operation.profiles_per_session"])
         self.operations = OperationManager(self.config["operation.pool_size"],
-                                           observers=[StatementHistory(self.store.recorder), self.journal],
+                                           observers=[StatementHistory(self.store.recorder), self.journal,
+                                                      self.profiles],
                                            per_session=self.config["operation.max_running_per_session"],
                                            max_queued_per_session=self.config["operation.max_queued_per_session"])
         self._waiting_calls = threading.BoundedSemaphore(max(1, self.config["operation.max_waiting_calls"]))
@@ -101,13 +106,14 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
     def _plug(self, feature: Feature) -> None:
         """Check its calls against its protocol, start it, and wire in what it declares: handlers, guard, calls."""
         calls = dict(feature.calls())
+        declared = protocol_calls(feature.api) if feature.api is not None else {}  # with their marks
         if calls or feature.api is not None:
-            declared = set(protocol_calls(feature.api)) if feature.api is not None else set()
-            if set(calls) != declared:
+            if set(calls) != set(declared):
                 raise ConfigurationError(
                     f"feature {feature.name!r} must implement exactly the calls of its protocol "
-                    f"({getattr(feature.api, '__name__', 'no api declared')}): missing {sorted(declared - set(calls))}, "
-                    f"not declared {sorted(set(calls) - declared)}; set the class attribute `api` to its protocol")
+                    f"({getattr(feature.api, '__name__', 'no api declared')}): missing "
+                    f"{sorted(set(declared) - set(calls))}, not declared {sorted(set(calls) - set(declared))}; "
+                    f"set the class attribute `api` to its protocol")
         feature.start(self)
         self.features[feature.name] = feature
         for kind, handler in feature.handlers().items():
@@ -119,7 +125,7 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
             if name in self._feature_calls or (name in self.boundary_calls and feature.api not in FEATURE_SECTIONS):
                 raise GatewayError(f"feature {feature.name!r} provides the call {name!r}, which another part "
                                    f"of the gateway already provides")
-            self._feature_calls[name] = self.restrictions.gate(name, self.journal.after(name, call))
+            self._feature_calls[name] = self.restrictions.gate(name, self.journal.after(name, call), declared.get(name))
         if feature.api is not None and feature.api not in FEATURE_SECTIONS:
             self._plugin_gateways[feature.api] = plugin_gateway_class(feature.api)(self)
 
@@ -172,6 +178,7 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
         self.health.stop()
         self.sessions.shutdown()
         self.operations.shutdown()
+        self.profiles.shutdown()
         for feature in reversed(list(self.features.values())):
             try:
                 feature.stop()
@@ -312,6 +319,16 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
     def get_operation_progress(self, session: SessionHandle, operation: OperationHandle) -> OperationProgress:
         """Spark job and stage progress of a running operation (from the status tracker)."""
         return operation_progress(self._operation(session, operation))
+
+    def get_operation_profile(self, session: SessionHandle, operation: OperationHandle,
+                              timeout_s: float = 10.0) -> dict:
+        """The query profile of an ended operation (kept after it is closed); see gateway/core/profiles.py."""
+        owner = self.sessions.get(session)
+        refusal = sql_metrics.refusal(owner.spark)
+        if refusal is not None:
+            raise NotAvailableOnBackend(refusal)
+        handle = OperationHandle.from_string(operation)
+        return self.profiles.get(owner.handle, handle, min(max(0.0, float(timeout_s)), 60.0))
 
     def list_operations(self, session: SessionHandle) -> list[tuple[OperationHandle, OperationInfo]]:
         owner = self.sessions.get(session)
@@ -492,6 +509,7 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
     # ------------------------------------------------------------------------------------------
 
     def _on_session_closed(self, session: Session) -> None:
+        self.profiles.forget_session(session.handle)
         if not self._stopped:  # closed by a user or expired: gone for good; a stopping process keeps it
             self.journal.forget(session)
         for feature in self.features.values():
