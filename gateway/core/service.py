@@ -410,8 +410,12 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
         if statement is None:
             return op.fetcher.fetch(token, max_rows)
         index = self._statement_index(op, statement)
-        if index is None:  # the last statement: the operation's own (streamed) result
-            return op.fetcher.fetch(token, max_rows)
+        if index is None:  # the last statement: the operation's own (streamed) result, if it ran
+            summaries = list(op.summaries)
+            if not any(s.status == "ERROR" for s in summaries[:-1]) and not (
+                    summaries and summaries[-1].status == "ERROR" and summaries[-1].index < statement):
+                return op.fetcher.fetch(token, max_rows)
+            return self._statement_page(op, statement, token)
         kept = op.statement_results.get(index)
         if kept is not None:
             return kept.fetch(token, max_rows)
@@ -422,7 +426,8 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
         total = len(self.runner.split(op.statement))
         if isinstance(statement, bool) or not isinstance(statement, int) or not 0 <= statement < total:
             raise InvalidRequestError(f"statement must be the index of one of the script's {total} statement"
-                                      f"{'s' if total > 1 else ''} (0 to {total - 1}), got {str(statement)[:40]}")
+                                      f"{'s' if total > 1 else ''} (0 to {total - 1}), got {str(statement)[:40]}",
+                                      error_class="NO_SUCH_STATEMENT")
         return None if statement == total - 1 else statement
 
     @staticmethod

@@ -14,7 +14,7 @@ v2_router = APIRouter(tags=["statements"])
 @router.post("/sessions/{session_handle}/statements", response_model=ExecuteStatementResponse)
 def execute_statement(request: Request, session_handle: str, body: ExecuteStatementRequest):
     handle = service_of(request).execute_statement(session_handle, body.statement, body.executionTimeout,
-                                                   body.executionConfig)
+                                                   body.executionConfig, body.parameters)
     return {"operationHandle": str(handle)}
 
 
