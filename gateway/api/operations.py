@@ -50,5 +50,10 @@ class OperationsApi(Protocol):
     def split_statements(self, script: str) -> list[StatementText]:
         """The statements of a script with their kind, line and offset (what Run runs, one by one)."""
 
+    def statement_parameters(self, script: str) -> list[dict]:
+        """One form field per ``:name`` marker of the script, in order: ``{"name", "kind", "source", "pair"}``,
+        kind text, number, date, date range or list (from the saved query named by ``source``), chosen by a
+        comment hint (``-- :n number``, ``-- :c list from "Countries"``) or a ``:from``/``:to`` pair."""
+
     def format_statement(self, script: str) -> str:
         """The script pretty-printed in Spark SQL, comments kept."""

@@ -14,7 +14,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, NamedTuple, Optional
 
 from gateway.errors import InvalidRequestError
-from gateway.core.sql_lexer import CODE, regions
+from gateway.core.sql_lexer import CODE, COMMENT, regions
 
 MAX_PARAMETERS = 1_000
 MAX_VALUE_CHARS = 1_000_000
@@ -186,3 +186,60 @@ def missing_message(absent: list[str], statement_index: Optional[int], total: in
     listed = ", ".join(":" + name for name in absent)
     return (f"no value for the parameter marker{'s' if len(absent) > 1 else ''} {listed}{where}: pass "
             f"parameters={{{', '.join(repr(n) + ': …' for n in absent)}}} (in the editor, fill the form above it)")
+
+
+# -- the editor's form: one field per marker, its widget chosen by a comment hint ---------------------
+
+FIELD_KINDS = ("text", "number", "date", "date range", "list")
+_HINT = re.compile(r""":([A-Za-z_][A-Za-z0-9_]*)[ \t]+(text|number|date[ \t]*range|date|list[ \t]+from[ \t]+"""
+                   r"""(?:"([^"\n]+)"|'([^'\n]+)'))""", re.I)
+
+
+def parameter_fields(text: str) -> list[dict]:
+    """The form above the editor: one field per marker of ``text``, in order of first use.
+
+    A comment names a marker's widget: ``-- :n number``, ``-- :day date``, ``-- :country list from "Countries"``
+    (the values are the first column of that saved query), ``-- :start date range`` (one range picker for
+    ``:start``). Without a hint a ``:from``/``:to`` pair (``:from``/``:to`` or ``:x_from``/``:x_to``) is one
+    date range; anything else is text. A field: ``{"name", "kind", "source", "pair"}`` (``pair``: the two
+    markers a range fills; ``source``: the saved query's name of a list).
+
+    Example:
+        >>> [f["kind"] for f in parameter_fields("-- :c list from 'Countries'\nSELECT :c, :from, :to")]
+        ['list', 'date range']
+    """
+    names = marker_names(text)
+    if not names:
+        return []
+    hints: dict[str, tuple[str, Optional[str]]] = {}
+    for region in regions(text):
+        if region.kind != COMMENT:
+            continue
+        for match in _HINT.finditer(text, region.start, region.end):
+            kind = re.sub(r"\s+", " ", match.group(2).lower())
+            source = match.group(3) or match.group(4)
+            hints.setdefault(match.group(1), ("list" if kind.startswith("list") else kind, source))
+    fields: list[dict] = []
+    taken: set[str] = set()
+    for name in names:
+        if name in taken:
+            continue
+        kind, source = hints.get(name, (None, None))
+        partner = _range_partner(name, names) if kind in (None, "date range") else None
+        if kind == "date range" or (kind is None and partner is not None and partner not in hints):
+            pair = [name, partner] if partner is not None else [name]
+            taken.update(pair)
+            fields.append({"name": name, "kind": "date range", "source": None, "pair": pair})
+            continue
+        taken.add(name)
+        fields.append({"name": name, "kind": kind or "text", "source": source, "pair": [name]})
+    return fields
+
+
+def _range_partner(name: str, names: list[str]) -> Optional[str]:
+    """``to`` for ``from`` (``x_to`` for ``x_from``) when the text uses it too."""
+    lowered = name.lower()
+    if lowered == "from" or lowered.endswith("_from"):
+        partner = name[:-4] + ("to" if name[-4:].islower() else "TO")
+        return next((n for n in names if n.lower() == partner.lower()), None)
+    return None

@@ -142,6 +142,10 @@ class ExecuteStatementRequest(Body):
                           "refused (400, UNBOUND_SQL_PARAMETER) before anything runs.")
 
 
+class ParametersRequest(Body):
+    statement: str = Field(description="The script whose :name markers the form shows.")
+
+
 class ExecuteStatementResponse(Body):
     operationHandle: str
 
