@@ -16,7 +16,7 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Callable, Optional
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -119,8 +119,10 @@ class ParquetSink:
 class ResultSpool:
     """Fetches all pages of one operation; keeps the first rows, writes all rows to CSV and Parquet."""
 
-    def __init__(self, gateway, session, operation, display_limit: int, directory: Optional[str] = None) -> None:
+    def __init__(self, gateway, session, operation, display_limit: int, directory: Optional[str] = None,
+                 before_close: Optional[Callable[["ResultSpool"], None]] = None) -> None:
         self.gateway, self.session, self.operation = gateway, session, operation
+        self.before_close = before_close      # reads what else the operation holds (a script's other results)
         self.display_limit = display_limit
         self.columns: list = []
         self.rows: list[list] = []
@@ -180,6 +182,11 @@ class ResultSpool:
             self.error = {"root_cause": str(exc), "error_class": type(exc).__name__}
         finally:
             self.parquet.close()
+            if self.before_close is not None:
+                try:
+                    self.before_close(self)
+                except Exception:  # noqa: BLE001 - the main result stands without the others
+                    pass
             try:
                 self.info = self.gateway.get_operation_info(self.session, self.operation)
             except GatewayError:
@@ -218,6 +225,8 @@ class Run:
     history_id: int = 0
     name: str = "result"            # what the downloads are called after (ui.downloads.query_name)
     page_redrawn: bool = False      # the page reran once while it ran (ui.results: the tab strip's ⏳)
+    script: Optional[object] = None  # a script's ScriptReader (ui.script_results): each statement's result
+    parameters: Optional[dict] = None  # the :name values it ran with
 
     @property
     def error(self) -> Optional[dict]:
@@ -260,6 +269,7 @@ class HistoryEntry:
     duration_s: Optional[float] = None
     rows: Optional[int] = None
     error_class: Optional[str] = None
+    parameters: Optional[dict] = None  # the :name values it ran with
 
 
 def spool_dir(gateway) -> Optional[str]:
@@ -273,13 +283,17 @@ def spool_dir(gateway) -> Optional[str]:
 
 
 def start_run(gateway, session, sql: str, offset: int, editor_text: str, display_limit: int,
-              spool_dir: Optional[str] = None) -> Run:
-    """Submit ``sql`` and start spooling its result; a rejected statement becomes the run's error."""
+              spool_dir: Optional[str] = None, parameters: Optional[dict] = None, script=None) -> Run:
+    """Submit ``sql`` and start spooling its result; a rejected statement becomes the run's error.
+    ``script``: a script's reader of its other statements' results (called before the spool closes)."""
     try:
-        operation = gateway.execute_statement(session, sql)
+        operation = (gateway.execute_statement(session, sql, parameters=parameters) if parameters
+                     else gateway.execute_statement(session, sql))
     except GatewayError as exc:
-        return Run(sql, offset, editor_text, None, None, submit_error=exc.to_json(), ended=time.monotonic())
-    return Run(sql, offset, editor_text, operation, ResultSpool(gateway, session, operation, display_limit, spool_dir))
+        return Run(sql, offset, editor_text, None, None, submit_error=exc.to_json(), ended=time.monotonic(),
+                   parameters=parameters)
+    spool = ResultSpool(gateway, session, operation, display_limit, spool_dir, before_close=script)
+    return Run(sql, offset, editor_text, operation, spool, script=script, parameters=parameters)
 
 
 def cancel_run(gateway, session, run: Run) -> None:

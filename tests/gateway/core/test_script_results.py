@@ -168,3 +168,15 @@ def test_bad_parameter_values_are_clear_errors():
         check_parameters([1, 2])
     with pytest.raises(InvalidRequestError, match="cannot be bound"):
         check_parameters({"x": object()})
+
+
+def test_the_form_fields_follow_comment_hints_and_from_to_pairs(gateway):
+    text = ("-- :country list from \"Countries\"\n-- :n number\n/* :day date */\n"
+            "SELECT * FROM t WHERE c = :country AND n > :n AND d = :day AND s BETWEEN :from AND :to "
+            "AND x = :x AND y = ':not_a_marker' AND t BETWEEN :a_from AND :a_to")
+    fields = gateway.statement_parameters(text)
+    assert [(f["name"], f["kind"], f["source"], f["pair"]) for f in fields] == [
+        ("country", "list", "Countries", ["country"]), ("n", "number", None, ["n"]), ("day", "date", None, ["day"]),
+        ("from", "date range", None, ["from", "to"]), ("x", "text", None, ["x"]),
+        ("a_from", "date range", None, ["a_from", "a_to"])]
+    assert gateway.statement_parameters("SELECT 1") == []
