@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import json
+import logging
 import os
 import tempfile
 import threading
@@ -186,7 +187,8 @@ class ResultSpool:
                 try:
                     self.before_close(self)
                 except Exception:  # noqa: BLE001 - the main result stands without the others
-                    pass
+                    logging.getLogger(__name__).warning("operation %s: reading its other results failed",
+                                                        self.operation, exc_info=True)
             try:
                 self.info = self.gateway.get_operation_info(self.session, self.operation)
             except GatewayError:
