@@ -148,8 +148,13 @@ def open_new(gateway, text: str = "", title: Optional[str] = None):
     return tab
 
 
+# A running tab's mark: a Material Symbols icon (Streamlit serves the font), not an emoji, since an emoji
+# (⏳) rendered as an empty box on a system without an emoji font (Debian's default fonts).
+RUNNING_MARK = ":material/progress_activity:"
+
+
 def _label(tab, running: set) -> str:
-    return ("⏳ " if tab.tab_id in running else "") + tab.title
+    return (f"{RUNNING_MARK} " if tab.tab_id in running else "") + tab.title
 
 
 def render_bar(gateway) -> object:
