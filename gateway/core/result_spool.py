@@ -451,26 +451,31 @@ def chart_of(table: pa.Table, names: list[str], spec: ChartSpec, max_points: int
 
 
 def suggested_chart(table: pa.Table, names: list[str]) -> ChartSpec:
-    """A category or a date on x, a measure on y (summed), a colour only for a column of at most 20 values."""
+    """A category or a date on x, a measure on y (summed), a colour only for a column of at most 20 values.
+
+    x: a date; else a text column of at most 1,000 values; else a whole-number column of at most 50 values
+    (a code, a bucket); else any text column (its top categories); else the first number."""
     kinds = {n: _kind(table.schema.field(n).type) for n in names}
     temporal = [n for n in names if kinds[n] == "temporal"]
     nominal = [n for n in names if kinds[n] == "nominal" and _searchable(table.schema.field(n).type)]
     numeric = [n for n in names if kinds[n] == "quantitative"]
-    distinct = {n: pc.count_distinct(table.column(n)).as_py() for n in nominal} if table.num_rows else {}
-    few = sorted((n for n in nominal if 1 < distinct.get(n, 0)), key=lambda n: (distinct[n] > 1000, names.index(n)))
+    codes = [n for n in numeric if pa.types.is_integer(table.schema.field(n).type)]
+    distinct = {n: pc.count_distinct(table.column(n)).as_py() for n in nominal + codes} if table.num_rows else {}
+    few = [n for n in nominal if 1 < distinct.get(n, 0) <= 1000]
+    small_codes = [n for n in codes if 1 < distinct.get(n, 0) <= 50]
     if temporal:
         x, mark = temporal[0], "line"
-    elif few:
-        x, mark = few[0], "bar"
+    elif few or small_codes or nominal:
+        x, mark = (few or small_codes or nominal)[0], "bar"
     elif numeric:
         x, mark = numeric[0], "bar"
     else:
         x, mark = names[0], "bar"
-    measures = [n for n in numeric if n != x]
+    measures = [n for n in numeric if n != x and n not in small_codes] or [n for n in numeric if n != x]
     y = measures[0] if measures else None
     color = None
     if kinds[x] == "temporal":
-        colours = [n for n in few if n != x and distinct[n] <= _COLOR_LIMIT]
+        colours = [n for n in few if distinct[n] <= _COLOR_LIMIT]
         color = colours[0] if colours else None
     return ChartSpec(x=x, y=y, aggregate="sum" if y else "count", color=color, bucket="auto", mark=mark)
 
