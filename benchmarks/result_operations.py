@@ -2,7 +2,12 @@
 sorted to its first page (goal <= 1 s), searched, filtered, and charted (goal <= 2 s), as the gateway calls the
 grid and the chart make. Prints each figure (median of --runs) and the load average it was measured under.
 
-    .venv/bin/python benchmarks/result_operations.py [--rows N] [--runs N] [--data-dir DIR]
+With ``--browser``, the same result in the workbench in headless Chromium (Playwright): click on Run all to
+the grid, click on the Chart tab to the drawn chart, and a sort of the whole result to its first sorted page,
+with the browser's long tasks (PerformanceObserver 'longtask') over the whole time: the goal is none over
+200 ms.
+
+    .venv/bin/python benchmarks/result_operations.py [--rows N] [--runs N] [--data-dir DIR] [--browser]
 """
 from __future__ import annotations
 
@@ -28,19 +33,71 @@ def timed(call, runs: int) -> tuple[float, object]:
     return statistics.median(timings), result
 
 
+LONG_TASKS = """() => { window.__longTasks = [];
+  new PerformanceObserver(list => { for (const e of list.getEntries()) window.__longTasks.push(e.duration); })
+    .observe({type: 'longtask', buffered: false}); }"""
+
+
+def browser(rows: int) -> None:
+    """Click to grid, Chart tab to chart, sort to sorted page, and the long tasks, in Chromium."""
+    import tempfile
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from tests.e2e.test_editor import open_editor
+    from tests.e2e.workbench_app import chromium, replace_text, running_workbench
+
+    with tempfile.TemporaryDirectory(prefix="result-operations-") as tmp, \
+            running_workbench(Path(tmp)) as bench, chromium() as chrome:
+        page = chrome.new_page(viewport={"width": 1400, "height": 1000})
+        page.set_default_timeout(600_000)
+        frame = open_editor(page, bench.url)
+        page.evaluate(LONG_TASKS)
+        replace_text(page, frame, query(rows), delay_ms=0)
+        started = time.perf_counter()
+        frame.click("#run-all")
+        page.get_by_text("Sort whole result by").first.wait_for()
+        page.locator('[data-testid="stDataFrame"]').first.wait_for()
+        to_grid = time.perf_counter() - started
+        started = time.perf_counter()
+        page.get_by_role("tab", name="Chart").click()
+        page.get_by_text("Aggregated in the gateway over").first.wait_for()
+        page.locator(".vega-embed canvas, .vega-embed svg").first.wait_for()
+        to_chart = time.perf_counter() - started
+        page.get_by_role("tab", name="Result").click()
+        started = time.perf_counter()
+        page.get_by_text("Sort whole result by").first.click()
+        page.keyboard.type("id ↓")
+        page.keyboard.press("Enter")
+        page.get_by_text("sorted by id ↓ over all").first.wait_for()
+        to_sorted = time.perf_counter() - started
+        long_tasks = page.evaluate("window.__longTasks")
+    print(f"browser ({rows:,} rows), load {os.getloadavg()[0]:.1f}: click to grid {to_grid:.1f} s (query and spool), "
+          f"Chart tab to chart {to_chart:.2f} s, sort to the first sorted page {to_sorted:.2f} s; long tasks "
+          f"{len(long_tasks)}, the longest {max(long_tasks, default=0):.0f} ms, over 200 ms: "
+          f"{sum(1 for t in long_tasks if t > 200)}")
+
+
+def query(rows: int) -> str:
+    return (f"SELECT id, CAST(rand(7) * 1000 AS DOUBLE) AS amount, concat('customer-', CAST(id % 50000 AS STRING)) "
+            f"AS customer, element_at(array('DE','FR','IT','ES','PL'), CAST(id % 5 AS INT) + 1) AS country, "
+            f"date_add(DATE'2023-01-01', CAST(id % 730 AS INT)) AS day FROM range({rows})")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=3, help="timed runs per call (median printed)")
     parser.add_argument("--data-dir", default="/tmp/bench-result-operations")
+    parser.add_argument("--browser", action="store_true", help="the figures in Chromium instead of the gateway's")
     args = parser.parse_args(argv)
+    if args.browser:
+        browser(args.rows)
+        return 0
     root = Path(__file__).resolve().parent.parent
     config = load_config(root / "workbench.toml", environ={}).with_overrides(
         data_dir=args.data_dir, spark__master="local[2]", session__idle_timeout_s=0, session__restore=False)
     gateway = GatewayService(config)
-    sql = (f"SELECT id, CAST(rand(7) * 1000 AS DOUBLE) AS amount, concat('customer-', CAST(id % 50000 AS STRING)) "
-           f"AS customer, element_at(array('DE','FR','IT','ES','PL'), CAST(id % 5 AS INT) + 1) AS country, "
-           f"date_add(DATE'2023-01-01', CAST(id % 730 AS INT)) AS day FROM range({args.rows})")
+    sql = query(args.rows)
     try:
         with acting_as(LOCAL_PRINCIPAL):
             session = gateway.open_session(name="bench")

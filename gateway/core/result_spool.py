@@ -43,6 +43,7 @@ _EXPORT_BATCH_ROWS = 50_000
 _MAX_PAGE_ROWS = 100_000
 _COLOR_LIMIT = 20             # a colour for a column of at most this many values (more says nothing)
 _SPOOL_READ_TIMEOUT_S = 6 * 3600.0
+_SPOOL_PAGE_ROWS = 50_000     # rows per fetched page (result.page_rows' 1,000 would make a million rows 1,000 calls)
 _REGISTRY_LOCK = threading.Lock()
 
 
@@ -206,7 +207,7 @@ class ResultSpool:
                 if page.result_type is ResultType.ERROR:
                     self.error = page.exception or {"root_cause": "the statement failed"}
                     break
-                if self.columns and page.rows is not None and (page.arrow is not None or page.rows):
+                if self.columns and (page.arrow is not None or page.rows):  # Arrow first: rows stay unconverted
                     self._add(_page_table(page, self.names), force=not self.files)
                 self.first_rows.set()
                 if self._stop.is_set():
@@ -590,7 +591,7 @@ class ResultSpoolCalls:
                 spool = ResultSpool(op.handle, directory, int(self.config["result.spool_max_rows"]),
                                     int(self.config["result.spool_max_bytes"]))
                 registry[op.handle] = spool
-                pages = self.iter_results(session, operation, timeout_s=_SPOOL_READ_TIMEOUT_S)
+                pages = self.iter_results(session, operation, _SPOOL_PAGE_ROWS, timeout_s=_SPOOL_READ_TIMEOUT_S)
                 principal = current_principal()
 
                 def on_cap() -> None:  # the rest of the result is not wanted: stop producing it
