@@ -43,14 +43,14 @@ def browser(rows: int) -> None:
     import tempfile
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-    from tests.e2e.test_editor import open_editor
-    from tests.e2e.workbench_app import chromium, replace_text, running_workbench
+    from tests.e2e.workbench_app import chromium, editor_frame, replace_text, running_workbench
 
     with tempfile.TemporaryDirectory(prefix="result-operations-") as tmp, \
             running_workbench(Path(tmp)) as bench, chromium() as chrome:
         page = chrome.new_page(viewport={"width": 1400, "height": 1000})
         page.set_default_timeout(600_000)
-        frame = open_editor(page, bench.url)
+        page.goto(bench.url)
+        frame = editor_frame(page, timeout_s=900)  # Spark's start on a loaded machine
         page.evaluate(LONG_TASKS)
         replace_text(page, frame, query(rows), delay_ms=0)
         started = time.perf_counter()
