@@ -571,7 +571,12 @@ class ResultSpoolCalls:
 
     def _spool_registry(self) -> dict:
         with _REGISTRY_LOCK:
-            return self.__dict__.setdefault("_spools", {})
+            registry = self.__dict__.get("_spools")
+            if registry is None:
+                # Spools a stopped process left behind: one process owns the data directory (data_lock).
+                shutil.rmtree(os.path.join(self.config.data_dir, "result-spool"), ignore_errors=True)
+                registry = self.__dict__["_spools"] = {}
+            return registry
 
     def _spool(self, session: SessionHandle, operation: OperationHandle) -> ResultSpool:
         op = self._operation(session, operation)  # another user's session or operation: not found
