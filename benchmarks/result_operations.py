@@ -63,16 +63,22 @@ def browser(rows: int) -> None:
         page.get_by_text("Aggregated in the gateway over").first.wait_for()
         page.locator(".vega-embed canvas, .vega-embed svg").first.wait_for()
         to_chart = time.perf_counter() - started
+        print(f"browser ({rows:,} rows): click to grid {to_grid:.1f} s (query and spool), Chart tab to chart "
+              f"{to_chart:.2f} s", flush=True)
         page.get_by_role("tab", name="Result").click()
         started = time.perf_counter()
-        page.get_by_text("Sort whole result by").first.click()
-        page.keyboard.type("id ↓")
-        page.keyboard.press("Enter")
-        page.get_by_text("sorted by id ↓ over all").first.wait_for()
-        to_sorted = time.perf_counter() - started
+        to_sorted = None
+        try:
+            page.locator('[data-testid="stMultiSelect"]').first.click()
+            page.get_by_role("option", name="id ↓").first.click(timeout=60_000)
+            page.get_by_text("sorted by id ↓ over all").first.wait_for(timeout=120_000)
+            to_sorted = time.perf_counter() - started
+        except Exception as exc:  # noqa: BLE001 - the figures before still count
+            print(f"the sort could not be driven: {type(exc).__name__}", flush=True)
         long_tasks = page.evaluate("window.__longTasks")
+    sorted_text = "not measured" if to_sorted is None else f"{to_sorted:.2f} s"
     print(f"browser ({rows:,} rows), load {os.getloadavg()[0]:.1f}: click to grid {to_grid:.1f} s (query and spool), "
-          f"Chart tab to chart {to_chart:.2f} s, sort to the first sorted page {to_sorted:.2f} s; long tasks "
+          f"Chart tab to chart {to_chart:.2f} s, sort to the first sorted page {sorted_text}; long tasks "
           f"{len(long_tasks)}, the longest {max(long_tasks, default=0):.0f} ms, over 200 ms: "
           f"{sum(1 for t in long_tasks if t > 200)}")
 
