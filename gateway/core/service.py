@@ -107,13 +107,14 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls, Res
     def _plug(self, feature: Feature) -> None:
         """Check its calls against its protocol, start it, and wire in what it declares: handlers, guard, calls."""
         calls = dict(feature.calls())
+        declared = protocol_calls(feature.api) if feature.api is not None else {}  # with their marks
         if calls or feature.api is not None:
-            declared = set(protocol_calls(feature.api)) if feature.api is not None else set()
-            if set(calls) != declared:
+            if set(calls) != set(declared):
                 raise ConfigurationError(
                     f"feature {feature.name!r} must implement exactly the calls of its protocol "
-                    f"({getattr(feature.api, '__name__', 'no api declared')}): missing {sorted(declared - set(calls))}, "
-                    f"not declared {sorted(set(calls) - declared)}; set the class attribute `api` to its protocol")
+                    f"({getattr(feature.api, '__name__', 'no api declared')}): missing "
+                    f"{sorted(set(declared) - set(calls))}, not declared {sorted(set(calls) - set(declared))}; "
+                    f"set the class attribute `api` to its protocol")
         feature.start(self)
         self.features[feature.name] = feature
         for kind, handler in feature.handlers().items():
@@ -125,7 +126,7 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls, Res
             if name in self._feature_calls or (name in self.boundary_calls and feature.api not in FEATURE_SECTIONS):
                 raise GatewayError(f"feature {feature.name!r} provides the call {name!r}, which another part "
                                    f"of the gateway already provides")
-            self._feature_calls[name] = self.restrictions.gate(name, self.journal.after(name, call))
+            self._feature_calls[name] = self.restrictions.gate(name, self.journal.after(name, call), declared.get(name))
         if feature.api is not None and feature.api not in FEATURE_SECTIONS:
             self._plugin_gateways[feature.api] = plugin_gateway_class(feature.api)(self)
 
