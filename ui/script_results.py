@@ -1,8 +1,8 @@
 """One result per statement of a script, under the editor: each statement's status, time, rows and error.
 
-The gateway keeps every statement's result (``fetch_results(…, statement=i)``); the run's spool reads
-the last statement's (the operation's own) into the grid, and a ``ScriptReader`` reads the earlier ones
-just before the spool closes the operation, so nothing runs twice. A single statement gets no reader:
+The gateway keeps every statement's result (``fetch_results(…, statement=i)``); the run's spool holds
+the last statement's (the operation's own) for the grid, and a ``ScriptReader`` reads the earlier ones
+once the run has ended (the operation stays open until the tab's next run), so nothing runs twice. A single statement gets no reader:
 its path is exactly as before.
 """
 from __future__ import annotations
@@ -35,7 +35,7 @@ class StatementView:
 
 
 class ScriptReader:
-    """Called by the spool before it closes the operation (``ResultSpool(before_close=…)``)."""
+    """Reads a finished script's other results from its operation (open until the tab's next run)."""
 
     def __init__(self, statements: list, display_limit: int) -> None:
         self.statements = statements              # the gateway's split: StatementText (kind, index, line)
@@ -108,7 +108,11 @@ def summary_line(view: StatementView) -> str:
 def render(run) -> None:
     """The list of statements of a finished script run (nothing for a single statement)."""
     reader: Optional[ScriptReader] = getattr(run, "script", None)
-    if reader is None or not reader.done.is_set() or not reader.views:
+    if reader is None or run.spool is None:
+        return
+    if not reader.done.is_set():
+        reader(run.spool)  # in process, from the gateway's kept results: no statement runs again
+    if not reader.views:
         return
     last = len(reader.views) - 1
     with st.container(key="script-results"):

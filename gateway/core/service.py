@@ -39,6 +39,7 @@ from gateway.core.profiles import QueryProfiles
 from gateway.core.engine_guard import EngineGuard
 from gateway.core.restrictions import Restrictions
 from gateway.core.results import ResultFetcher
+from gateway.core.result_spool import ResultSpoolCalls
 from gateway.core.sample_data import SAMPLE_DATABASE, create_sample_database
 from gateway.core.sessions import Session, SessionManager
 from gateway.core.statements import changes_schema, configure_kinds
@@ -61,7 +62,7 @@ log = logging.getLogger(__name__)
 
 # Every call of the protocols passes the boundary: the core's sections and the built-in features'.
 @boundary(core=CORE_SECTIONS, features=FEATURE_SECTIONS)
-class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
+class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls, ResultSpoolCalls):
     """The embedded SQL gateway: sessions over one root SparkSession, operations on a pool, features."""
 
     def __init__(self, config: Optional[WorkbenchConfig] = None) -> None:
@@ -331,6 +332,7 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
     def close_operation(self, session: SessionHandle, operation: OperationHandle) -> None:
         op = self._operation(session, operation)
         self.operations.stop(op, OperationStatus.CLOSED, f"operation {op.handle} is closed")
+        self._discard_spool(op.handle)  # its whole-result spool goes with it
 
     def get_operation_progress(self, session: SessionHandle, operation: OperationHandle) -> OperationProgress:
         """Spark job and stage progress of a running operation (from the status tracker)."""
@@ -601,6 +603,7 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
             except Exception:  # one feature's cleanup must not keep the session's operations alive
                 log.exception("closing session %s: feature %s failed to clean up", session.handle, feature.name)
         for operation in self.operations.of_session(session.handle):
+            self._discard_spool(operation.handle)
             try:
                 self.operations.stop(operation, OperationStatus.CLOSED, "its session was closed")
             except GatewayError:
