@@ -119,6 +119,12 @@ class StatementSummary:
     status: str
     rows: Optional[int] = None
     line: int = 1
+    # One result per statement (issue 31): whether it has rows to fetch (``fetch_results(statement=i)``),
+    # whether only the first rows were kept (``result.buffer_max_rows``), its run time, its own error.
+    has_result: bool = False
+    truncated: bool = False
+    elapsed_ms: Optional[int] = None
+    error: Optional[dict] = None
 
 
 @dataclass

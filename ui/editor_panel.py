@@ -12,7 +12,7 @@ import streamlit as st
 
 from gateway import GatewayError
 
-from . import downloads, first_run, history, results, state, tabs
+from . import downloads, first_run, history, parameters, results, script_results, state, tabs
 from .runs import DISPLAY_LIMITS, HistoryEntry, Run, spool_dir, start_run
 from .sql_editor import sql_editor
 
@@ -58,9 +58,12 @@ def launch(gateway, session, sql: str, offset: int, editor_text: str) -> Optiona
     if current is not None and current.spool is not None:
         current.spool.discard()
     limit = st.session_state.get("display_limit", DISPLAY_LIMITS[0])
-    run = start_run(gateway, session, sql, offset, editor_text, limit, spool_dir(gateway))
+    # A single statement without markers takes neither: the same one call as before.
+    values = parameters.values_for(gateway, tab_id, sql)
+    run = start_run(gateway, session, sql, offset, editor_text, limit, spool_dir(gateway), parameters=values,
+                    script=script_results.reader_for(gateway, sql, limit))
     run.name = _download_name(gateway, tab_id, sql)
-    entry = HistoryEntry(state.next_history_id(), sql, time.time())
+    entry = HistoryEntry(state.next_history_id(), sql, time.time(), parameters=values)
     run.history_id = entry.id
     state.history().append(entry)
     st.session_state.current_run = run
@@ -229,6 +232,8 @@ def result_view(gateway, session) -> None:
     if run is None:
         first_run.editor_welcome(gateway, session)
     else:
+        if run.finished:
+            script_results.render(run)
         results.render_run(gateway, session, run)
 
 
@@ -282,6 +287,7 @@ def editor(gateway, session, tab_id: str) -> None:
                    "as soon as the store is back. Keep this tab open until then.", icon=":material/cloud_off:")
     dictionary, fingerprint = completion_dictionary(gateway, session, st.session_state.get(EDITOR_KEY))
     text = state.editor_text()
+    parameters.render_form(gateway, session, tab_id, text)
     sql_editor(text, state.editor_version(), completions=st.session_state.get("completion_answer"),
                columns=st.session_state.get("columns_answer"), dictionary=dictionary, dict_fp=fingerprint,
                markers=markers_for(current, text), running=current is not None and not current.finished,

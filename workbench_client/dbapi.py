@@ -5,9 +5,9 @@ import ssl
 from typing import Iterator, Optional
 
 from workbench_client.decode import page_rows, pages_to_pandas
-from workbench_client.errors import Error, InterfaceError, NotSupportedError, OperationalError
+from workbench_client.errors import Error, InterfaceError, NotSupportedError, OperationalError, ProgrammingError
 from workbench_client.http import DEFAULT_PAGE_ROWS, GatewayClient, RemoteOperation, RemoteSession
-from workbench_client.params import bind_parameters, quote_identifier
+from workbench_client.params import quote_identifier, wire_parameters
 
 
 # -- DB-API 2.0 -----------------------------------------------------------------------------------
@@ -16,7 +16,7 @@ apilevel = "2.0"
 
 
 threadsafety = 1  # threads may share the module, not connections
-paramstyle = "named"  # :name, bound in the client as Spark SQL literals (the gateway takes SQL text)
+paramstyle = "named"  # :name, sent as values and bound by Spark (args), never into the text
 _TYPE_CODES = {"VARCHAR": "STRING", "CHAR": "STRING"}
 
 
@@ -96,7 +96,10 @@ class Connection:
 
 class Cursor:
     """DB-API 2.0 cursor; beside the standard calls, ``fetch_arrow_table()`` and ``fetch_pandas()``
-    return the rows not fetched yet in one go."""
+    return the rows not fetched yet in one go.
+
+    A script (several statements) has one result per statement: ``execute`` makes the first current and
+    ``nextset()`` moves to the next (the gateway keeps each; see docs/python-api.md)."""
 
     arraysize = 1000
 
@@ -108,6 +111,7 @@ class Cursor:
         self._pages: Optional[Iterator[dict]] = None
         self._page: Optional[dict] = None  # the page rows are read from, and how far
         self._offset = 0
+        self._statement: Optional[int] = None  # the statement whose result is current (None: the last)
         self._closed = False
 
     def __enter__(self) -> "Cursor":
@@ -126,17 +130,48 @@ class Cursor:
     def execute(self, operation: str, parameters=None) -> "Cursor":
         if self._closed:
             raise InterfaceError("the cursor is closed")
-        statement = bind_parameters(operation, parameters)
+        if parameters is not None:
+            wire_parameters(parameters)  # a bad one fails here, before the previous result is closed
         self._finish()
         connection = self.connection
-        self._operation = connection.session.execute(statement)
-        self._pages = self._operation.pages(connection.page_rows, connection.row_format)
+        self._operation = connection.session.execute(operation, parameters=parameters)
+        # Without a semicolon the text is one statement: its result is the operation's own (no extra
+        # request); with one it may be a script, whose first statement's result comes first.
+        self._open_result(0 if ";" in operation else None)
+        return self
+
+    def nextset(self) -> Optional[bool]:
+        """Move to the next statement's result of the script run by ``execute``; None when there is none
+        (the current result stays)."""
+        self._check_result()
+        if self._statement is None:
+            return None
+        pages = self._operation.pages(self.connection.page_rows, self.connection.row_format,
+                                      statement=self._statement + 1)
+        try:
+            first = next(pages, None)
+        except ProgrammingError as exc:
+            if (exc.body or {}).get("error_class") == "NO_SUCH_STATEMENT":
+                return None
+            raise
+        self._pages.close()
+        self._pages, self._page, self._offset = pages, first, 0
+        self._statement += 1
+        self._describe()
+        return True
+
+    def _open_result(self, statement: Optional[int]) -> None:
+        connection = self.connection
+        self._statement = statement
+        self._pages = self._operation.pages(connection.page_rows, connection.row_format, statement=statement)
         self._page = next(self._pages, None)  # waits for the result (or raises the statement's error)
         self._offset = 0
+        self._describe()
+
+    def _describe(self) -> None:
         columns = self._operation.columns or []
         self.description = [(c["name"], _type_code(c["type"]), None, None, c["type"].get("precision"),
                              c["type"].get("scale"), c["type"].get("nullable", True)) for c in columns] or None
-        return self
 
     def executemany(self, operation: str, seq_of_parameters) -> None:
         for parameters in seq_of_parameters:
@@ -233,6 +268,7 @@ class Cursor:
         self._operation = None
         self._pages = None
         self._page = None
+        self._statement = None
         self.description = None
 
 

@@ -13,6 +13,7 @@ from urllib.parse import quote, urlencode, urlparse
 
 from workbench_client.decode import ARROW_MEDIA_TYPE, _arrow_page, _dumps, _json, json_rows, page_rows, pages_to_pandas
 from workbench_client.errors import InterfaceError, OperationalError, _error_for
+from workbench_client.params import wire_parameters
 
 
 API = "/v2"
@@ -162,8 +163,12 @@ class RemoteSession:
                                    params={"statement": statement, "position": position})["candidates"]
 
     def execute(self, statement: str, config: Optional[dict] = None,
-                timeout_ms: Optional[int] = None) -> "RemoteOperation":
+                timeout_ms: Optional[int] = None, parameters: Optional[dict] = None) -> "RemoteOperation":
+        """Run a statement or script; ``parameters``: a value per ``:name`` marker, bound by Spark
+        (see ``params.wire_parameters`` for the value types)."""
         body = {"statement": statement, "executionConfig": config, "executionTimeout": timeout_ms}
+        if parameters:
+            body["parameters"] = wire_parameters(parameters)
         handle = self.client.request("POST", f"{self.path}/statements", body)["operationHandle"]
         return RemoteOperation(self, handle)
 
@@ -233,16 +238,22 @@ class RemoteOperation:
                 if exc.status != 404:  # already gone with its session
                     raise
 
+    def statements(self) -> list[dict]:
+        """Each statement of a script that has run or runs: index, kind, line, status, rows, elapsed_ms, error."""
+        return self.info().get("statements", [])
+
     def pages(self, max_rows: Optional[int] = DEFAULT_PAGE_ROWS, row_format: str = "ARROW",
-              timeout_s: float = 3600.0, prefetch: bool = True) -> Iterator[dict]:
+              timeout_s: float = 3600.0, prefetch: bool = True, statement: Optional[int] = None) -> Iterator[dict]:
         """Every page with rows or the end, in token order. A page is retried by its own token.
 
         A page is the server's JSON fields; an Arrow page (``row_format="ARROW"``) has its rows as a
         ``pyarrow.Table`` under ``"table"``, a JSON one as native tuples under ``"rows"``.
         ``prefetch``: ask for the next page while the caller works on this one, so the server
         prepares page N+1 while the client decodes page N (asking for N+1 frees page N on the server).
+        ``statement``: the result of that statement of a script (0-based); None: the last one's.
         """
-        uri: Optional[str] = f"{self.path}/result/0?" + urlencode(
+        base = self.path if statement is None else f"{self.path}/statements/{int(statement)}"
+        uri: Optional[str] = f"{base}/result/0?" + urlencode(
             {k: v for k, v in {"rowFormat": row_format, "maxRows": max_rows}.items() if v is not None})
         deadline = time.monotonic() + timeout_s
         waits = 0

@@ -1,8 +1,11 @@
-"""Parameters of a statement (paramstyle named, ``:name``) bound in the client as Spark SQL literals:
-the gateway takes SQL text."""
+"""Parameters of a statement (paramstyle named, ``:name``): ``wire_parameters`` sends them to the gateway,
+which binds them through Spark's ``args`` (never into the text). ``bind_parameters`` and ``sql_literal``
+(literals in the text) stay for callers that need SQL text, such as a statement shown to a person."""
 from __future__ import annotations
 
+import base64
 import datetime as dt
+import math
 import re
 from decimal import Decimal
 
@@ -65,5 +68,37 @@ def sql_literal(value) -> str:
         return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
     if isinstance(value, (list, tuple)):
         return "array(" + ", ".join(sql_literal(v) for v in value) + ")"
+    raise NotSupportedError(f"cannot send a {type(value).__name__} as a SQL parameter; use str, int, float, "
+                            f"Decimal, bool, date, datetime, bytes, a list of them, or None")
+
+
+def wire_parameters(parameters) -> dict:
+    """``parameters`` (a mapping for ``:name`` markers) as the REST body's ``parameters``: JSON values, and
+    ``{"type": …, "value": …}`` where JSON has no such type (dates, timestamps, Decimal, bytes, NaN)."""
+    if not isinstance(parameters, dict):
+        raise ProgrammingError(f"parameters must be a mapping for :name placeholders (paramstyle named), "
+                               f"not {type(parameters).__name__}")
+    return {str(name): _wire_value(value) for name, value in parameters.items()}
+
+
+def _wire_value(value):
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        if math.isnan(value) or math.isinf(value):
+            return {"type": "DOUBLE", "value": str(value)}
+        return value
+    if isinstance(value, Decimal):
+        return {"type": "DECIMAL", "value": str(value)}
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is not None:
+            return {"type": "TIMESTAMP", "value": value.isoformat()}
+        return {"type": "TIMESTAMP_NTZ", "value": value.isoformat()}
+    if isinstance(value, dt.date):
+        return {"type": "DATE", "value": value.isoformat()}
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return {"type": "BINARY", "value": base64.b64encode(bytes(value)).decode("ascii")}
+    if isinstance(value, (list, tuple)):
+        return {"type": "ARRAY", "value": [_wire_value(v) for v in value]}
     raise NotSupportedError(f"cannot send a {type(value).__name__} as a SQL parameter; use str, int, float, "
                             f"Decimal, bool, date, datetime, bytes, a list of them, or None")

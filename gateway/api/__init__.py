@@ -4,6 +4,7 @@ Read it in one sitting, section by section (Flink's ``flink-sql-gateway-api``, D
 
 - ``sessions.SessionsApi``      open, configure, keep alive, close a session
 - ``operations.OperationsApi``  run statements, follow operations, page results
+- ``results.ResultsApi``        whole results spooled: sort, filter, search, chart, export
 - ``catalog.CatalogApi``        catalogs, databases, tables, functions, previews
 - ``workspace.WorkspaceApi``    a user's tabs, saved queries, history
 - ``identity.IdentityApi``      authenticate, ``as_user``, tokens, users, every session (admins)
@@ -32,15 +33,16 @@ from gateway.api.identity import (LOCAL_PRINCIPAL, AdminOperation, AdminSession,
                                   UserInfo)
 from gateway.api.operations import OperationsApi
 from gateway.api.plugins import Access, Feature, FeatureHost, PageSpec, Setting, StatementSpec
+from gateway.api.results import ResultsApi
 from gateway.api.sessions import SessionsApi
 from gateway.api.values import *  # noqa: F401,F403 - the value types
 from gateway.api.values import __all__ as _values
 from gateway.api.workspace import WorkspaceApi
 
 # The core's sections, in the order a reader meets them; every one is implemented by the gateway itself.
-CORE_SECTIONS: tuple[type, ...] = (SessionsApi, OperationsApi, CatalogApi, WorkspaceApi, IdentityApi, EngineApi)
+CORE_SECTIONS: tuple[type, ...] = (SessionsApi, OperationsApi, ResultsApi, CatalogApi, WorkspaceApi, IdentityApi, EngineApi)
 
-__all__ = ["CORE_SECTIONS", "SessionsApi", "OperationsApi", "CatalogApi", "WorkspaceApi", "IdentityApi", "EngineApi",
+__all__ = ["CORE_SECTIONS", "SessionsApi", "OperationsApi", "ResultsApi", "CatalogApi", "WorkspaceApi", "IdentityApi", "EngineApi",
            "Principal", "LOCAL_PRINCIPAL", "UserInfo", "ApiToken", "AdminSession", "AdminOperation",
            "Access", "Feature", "FeatureHost", "PageSpec", "Setting", "StatementSpec",
            "protocol_calls", "needs_principal", "needs_engine", "without_principal", "without_engine",

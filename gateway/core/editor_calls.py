@@ -16,6 +16,7 @@ from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import ParseError, TokenError
 from sqlglot.tokens import TokenType
 
+from gateway.core.parameters import parameter_fields
 from gateway.core.catalog import quote_name
 from gateway.errors import InvalidRequestError, InvalidStatementError, SqlExecutionError
 from gateway.handles import OperationHandle, SessionHandle
@@ -90,6 +91,15 @@ class EditorCalls:
         if not isinstance(script, str):
             raise InvalidStatementError(f"the script must be text, got {type(script).__name__}")
         return [StatementText(s.text, s.kind.value, s.index, s.line, s.offset) for s in self.runner.split(script)]
+
+    def statement_parameters(self, script: str) -> list[dict]:
+        """The parameter form of a script: one field per ``:name`` marker (see ``parameters.parameter_fields``)."""
+        if not isinstance(script, str):
+            raise InvalidStatementError(f"the script must be text, got {type(script).__name__}")
+        if len(script) > self.runner.max_chars:
+            raise InvalidStatementError(f"the script is {len(script):,} characters; at most "
+                                        f"{self.runner.max_chars:,} are allowed")
+        return parameter_fields(script)
 
     def format_statement(self, script: str) -> str:
         """The script pretty-printed statement by statement (sqlglot, Spark dialect), comments kept

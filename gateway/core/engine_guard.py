@@ -21,6 +21,8 @@ import logging
 
 from gateway.config import WorkbenchConfig
 from gateway.errors import ConfigurationError, InvalidStatementError, PermissionDeniedError
+from gateway.core.operations import current_operation
+from gateway.core.parameters import placeholder_text
 from gateway.spark.errors import ENGINE_ERRORS
 from gateway.spark.plan_guard import EngineAccess, PlanNotCheckable, describe, first_line, plan_capabilities
 
@@ -52,16 +54,19 @@ class EngineGuard:
         self.check_comments(statement.analysis.comment_depth)
         if not self.restrictions.restricted(session) or len(self.allowed) == len(EngineAccess):
             return
+        checked = self._checked_text(statement)
         try:
-            findings = plan_capabilities(session.spark, statement.text, self.allowed)
+            findings = plan_capabilities(session.spark, checked, self.allowed)
         except PlanNotCheckable:
             raise PermissionDeniedError(
                 f"statements of {session.user!r} cannot be checked on this Spark backend (it offers no Catalyst "
                 f"plans), so they are refused: an admin can run them, or allow them all with auth.non_admin_allow "
                 f"= {list(ALLOW_NAMES)}") from None
         except ENGINE_ERRORS:
-            if statement.kind in self.handlers:
+            if statement.kind in self.handlers and checked is statement.text:
                 return  # a statement of the gateway's own (LOAD MODULE, COMPILE PLAN …): its feature checks it
+            # With bound values it would run (Spark binds them) though its check could not be analysed
+            # (reflect(:cls, …) with a NULL class): refused with the check's own error, fail closed.
             raise  # Spark cannot parse or analyse it: it would not run either; its own error says why
         if findings:
             log.warning("refused for %s: %s: %s", session.user, describe(findings), first_line(statement.text))
@@ -71,6 +76,15 @@ class EngineGuard:
                 f"which reaches the server's programs, files or JVM outside Spark's tables. An admin can run it, "
                 f"make you one (`python -m gateway users set-admin {session.user}`), or allow it for every user "
                 f"with the setting auth.non_admin_allow = [{names}]")
+
+    @staticmethod
+    def _checked_text(statement) -> str:
+        """The text whose plan is checked: with ``:name`` markers bound, a typed NULL in each (Spark's parser
+        cannot analyse an unbound marker, and the values themselves never become text)."""
+        operation = current_operation()
+        if operation is None or not operation.parameters or ":" not in statement.text:
+            return statement.text
+        return placeholder_text(statement.text, operation.parameters)
 
     def check_comments(self, depth: int) -> None:
         """``depth``: the statement's comment nesting, read by its one analysis (the splitter's lexer)."""

@@ -1,5 +1,9 @@
 """Run an operation's statements in order on its session, streaming the last one's rows.
 
+Every statement before the last of a script keeps its own result (its first rows, up to the
+result buffer's bounds) in ``operation.statement_results``, fetched by index: its rows are read
+once, while it runs, and never run again. ``:name`` markers are bound through Spark's ``args``.
+
 The operation becomes FINISHED as soon as its result is ready to fetch (first batch, or the
 end of a result): a client that waits for FINISHED before fetching never deadlocks against
 the bounded buffer, and the rest of a large result streams while the client reads. Close
@@ -10,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import time
 from typing import Callable, Iterable, Optional
 
 from gateway.spark.arrow_stream import (ArrowBatchStream, carry_as_strings, constant_projection, is_small,
@@ -18,7 +23,9 @@ from gateway.errors import GatewayError, InvalidStatementError
 from gateway.models import Column, OperationStatus, StatementSummary
 from gateway.core.freshness import WRITES, may_write
 from gateway.core.health import ENGINE
+from gateway.core.parameters import marker_names
 from gateway.core.operations import Operation, bind_current
+from gateway.core.results import ResultFetcher
 from gateway.core.serialization import error_json, type_json
 from gateway.spark.conf import restore_conf
 from gateway.spark.errors import ENGINE_ERRORS, is_engine_failure
@@ -69,9 +76,18 @@ class StatementRunner:
             return split_script(text, self.max_chars, self.max_nesting)
         return list(_split_cached(text, self.max_chars, self.max_nesting))
 
-    def dataframe(self, session, statement: Statement):
+    def takes_parameters(self, statement: Statement) -> bool:
+        """Whether Spark runs ``statement`` (so its markers can be bound through ``args``): no handler of
+        the gateway's takes it, or it is a plain query (the atomic writer hands those to Spark unchanged)."""
+        return statement.kind not in self.handlers or (
+            statement.kind == StatementKind.QUERY and "OVERWRITE" not in statement.analysis.words)
+
+    def dataframe(self, session, statement: Statement, parameters: Optional[dict] = None):
         for guard in self.guards:
             guard(session, statement)
+        args = statement_args(statement, parameters)
+        if args:  # Spark binds the values (never text substitution); the service checked takes_parameters
+            return session.spark.sql(statement.text, args=args)
         handler = self.handlers.get(statement.kind)
         if handler is not None:
             return handler(session, statement)
@@ -107,16 +123,17 @@ class StatementRunner:
                 summary = StatementSummary(statement.index, statement.text, statement.kind.value,
                                            "RUNNING", line=statement.line)
                 operation.summaries.append(summary)
+                began = time.monotonic()
                 # FAIR: each session its own pool (a command's jobs already run in spark.sql).
                 use_scheduler_pool(spark, session.scheduler_pool)
                 WRITES.catch_up(session)  # another session's write since: forget cached tables
                 if may_write(statement):
                     try:
-                        df = self.dataframe(session, statement)
+                        df = self.dataframe(session, statement, operation.parameters)
                     finally:
                         WRITES.bump()  # done or failed, it may have changed files: others refresh
                 else:
-                    df = self.dataframe(session, statement)
+                    df = self.dataframe(session, statement, operation.parameters)
                 last = statement.index == len(statements) - 1
                 declared = df.schema if df is not None else None  # the types the client is told
                 if declared is not None:  # intervals and VARIANT as Spark's strings: Arrow cannot carry them
@@ -128,9 +145,11 @@ class StatementRunner:
                     # which takes the next free core ahead of every session's long scan.
                     use_scheduler_pool(spark, pool_for(df, session.scheduler_pool))
                 if not last:
-                    summary.rows = self._drain(df, session.timezone, operation)
+                    summary.rows = self._keep(operation, summary, df, declared, session.timezone)
+                    summary.elapsed_ms = round((time.monotonic() - began) * 1000)
                     summary.status = "FINISHED"
                     continue
+                summary.has_result = declared is not None and bool(declared.fields)
                 schema = df.schema if df is not None else None
                 operation.fetcher.set_columns(result_columns(declared) if declared is not None else [])
                 if schema is None or not schema.fields:
@@ -147,6 +166,7 @@ class StatementRunner:
                     stream = self.streams.admit(stream, wanted=lambda: operation.status in _ACTIVE)
                     batches = stream
                 summary.rows = self._feed(operation, batches)
+                summary.elapsed_ms = round((time.monotonic() - began) * 1000)
                 summary.status = "FINISHED"
             if operation.status in _ACTIVE:
                 operation.fetcher.finish()
@@ -191,20 +211,41 @@ class StatementRunner:
             operation.transition(OperationStatus.FINISHED)
         return rows
 
-    def _drain(self, df, timezone: str, operation: Operation) -> int:
-        """Run a statement that is not the last of a script; count its rows, keep none."""
-        if df is None:
+    def _keep(self, operation: Operation, summary: StatementSummary, df, declared, timezone: str) -> int:
+        """Run a statement that is not the last of a script and keep its result in its own buffer, up to
+        the result buffer's bounds (rows and bytes; ``summary.truncated`` beyond): the script goes on
+        without waiting for a client, and the rows past the bound are counted, not kept."""
+        if df is None or not df.schema.fields:
             return 0
         schema = df.schema
-        if not schema.fields:
-            return 0
+        kept = ResultFetcher(operation.fetcher.max_rows, operation.fetcher.max_bytes, operation.fetcher.page_rows,
+                             operation.fetcher.fetch_wait_s)
+        kept.set_columns(result_columns(declared))
+        operation.statement_results[summary.index] = kept
+        summary.has_result = True
+        stream = None
         if is_small(df):
-            return small_result(df).num_rows
-        stream = self.streams.admit(prepare_stream(df, schema, timezone), wanted=lambda: operation.status in _ACTIVE)
+            batches: Iterable = _marked(small_result(df, schema))
+        else:
+            stream = self.streams.admit(prepare_stream(df, schema, timezone),
+                                        wanted=lambda: operation.status in _ACTIVE)
+            batches = stream
+        rows = 0
         try:
-            return sum(batch.num_rows for batch, _ in stream)
+            for batch, _ in batches:
+                rows += batch.num_rows
+                if summary.truncated:
+                    continue
+                part = batch.slice(0, max(0, kept.max_rows - kept.rows_produced))
+                if part.num_rows and (kept.buffered_rows == 0
+                                      or kept.buffered_bytes + part.nbytes <= kept.max_bytes):
+                    kept.put(part)  # within the bounds: never waits
+                summary.truncated = kept.rows_produced < rows
         finally:
-            stream.close()
+            if stream is not None:
+                stream.close()
+            kept.finish()
+        return rows
 
     def _fail(self, operation: Operation, exc: Exception, statement: Optional[Statement], total: int) -> None:
         if ENGINE.lost_by(exc) or operation.stopped_error is not None:  # the gateway stopped it, said why
@@ -224,6 +265,7 @@ class StatementRunner:
             error["statement"] = statement.text
             if operation.summaries:
                 operation.summaries[-1].status = "ERROR"
+                operation.summaries[-1].error = error
         operation.exception = error
         operation.fetcher.fail(error)
         if is_engine_failure(exc) or isinstance(exc, GatewayError):
@@ -236,6 +278,13 @@ class StatementRunner:
         if not operation.transition(OperationStatus.ERROR):
             # Already FINISHED while streaming: the error still reaches the client's next fetch.
             log.debug("operation %s failed while streaming", operation.handle)
+
+
+def statement_args(statement: Statement, parameters: Optional[dict]) -> dict:
+    """The values of the markers ``statement`` uses (the service refused the text if one is missing)."""
+    if not parameters:
+        return {}
+    return {name: parameters[name] for name in marker_names(statement.text) if name in parameters}
 
 
 def _marked(table) -> Iterable:

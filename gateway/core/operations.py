@@ -78,6 +78,9 @@ class Operation:
         self.ended_at: Optional[float] = None
         self.exception: Optional[dict] = None
         self.summaries: list[StatementSummary] = []
+        # The kept result of each statement of a script before the last (the last streams into ``fetcher``).
+        self.statement_results: dict[int, ResultFetcher] = {}
+        self.parameters: dict = {}  # checked values of the :name markers, bound through Spark's args
         self.committed: list[dict] = []  # what atomic writes published (FLIP-305)
         self.stopped_error: Optional[dict] = None  # set when the gateway ended it (memory guard, dead JVM)
         self._status = OperationStatus.INITIALIZED
@@ -256,6 +259,9 @@ class OperationManager:
                 f"{'canceled' if target == OperationStatus.CANCELED else target.value.lower()}")
         ended = operation.fetcher.ended  # read before close: then no Spark job can be left to stop
         operation.fetcher.close(reason)
+        if target == OperationStatus.CLOSED:
+            for kept in operation.statement_results.values():
+                kept.close(reason)
         if not operation.done.is_set() and not ended:
             threading.Thread(target=self._cancel_until_done, args=(operation,),
                              name=f"gateway-cancel-{operation.handle}", daemon=True).start()

@@ -33,18 +33,20 @@ from gateway.core.history import StatementHistory
 from gateway.core.session_journal import SessionJournal
 from gateway.core.identity_calls import IdentityCalls
 from gateway.core.operations import Operation, OperationManager
+from gateway.core.parameters import check_parameters, marker_names, missing_message
 from gateway.core.progress import operation_progress
 from gateway.core.profiles import QueryProfiles
 from gateway.core.engine_guard import EngineGuard
 from gateway.core.restrictions import Restrictions
 from gateway.core.results import ResultFetcher
+from gateway.core.result_spool import ResultSpoolCalls
 from gateway.core.sample_data import SAMPLE_DATABASE, create_sample_database
 from gateway.core.sessions import Session, SessionManager
 from gateway.core.statements import changes_schema, configure_kinds
 from gateway.core.workspace_calls import WorkspaceCalls
 from gateway.api.plugins import FeatureNotInstalledError
 from gateway.errors import (BusyError, ConfigurationError, GatewayError, InvalidRequestError, InvalidStatementError,
-                            OperationStateError, SqlExecutionError)
+                            InvalidTokenError, OperationStateError, SqlExecutionError)
 from gateway.handles import OperationHandle, SessionHandle
 from gateway.models import (MAX_TIMEOUT_MS, Column, FunctionDetail, FunctionInfo, FunctionKind, OperationInfo, OperationProgress,
                             OperationStatus, OperationType, ResultSet, ResultType, TableDetail, TableInfo, TableKind)
@@ -60,7 +62,7 @@ log = logging.getLogger(__name__)
 
 # Every call of the protocols passes the boundary: the core's sections and the built-in features'.
 @boundary(core=CORE_SECTIONS, features=FEATURE_SECTIONS)
-class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
+class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls, ResultSpoolCalls):
     """The embedded SQL gateway: sessions over one root SparkSession, operations on a pool, features."""
 
     def __init__(self, config: Optional[WorkbenchConfig] = None) -> None:
@@ -296,9 +298,24 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
         return self._operation(session, operation).info()
 
     def get_operation_result_schema(self, session: SessionHandle, operation: OperationHandle,
-                                    timeout_s: float = 30.0) -> list[Column]:
+                                    timeout_s: float = 30.0, statement: Optional[int] = None) -> list[Column]:
         op = self._operation(session, operation)
         deadline = time.monotonic() + timeout_s
+        index = None if statement is None else self._statement_index(op, statement)
+        if index is not None:  # a statement before the last: its kept result, once it has run
+            while index not in op.statement_results and not op.done.is_set() and time.monotonic() < deadline:
+                if any(s.index == index and s.status != "RUNNING" for s in list(op.summaries)):
+                    break
+                op.done.wait(0.02)
+            kept = op.statement_results.get(index)
+            if kept is not None:
+                return list(kept.columns or [])
+            page = self._statement_page(op, index, 0)
+            if page.result_type is ResultType.ERROR:
+                raise SqlExecutionError(page.exception["root_cause"], page.exception)
+            if page.result_type is ResultType.NOT_READY:
+                raise OperationStateError(f"statement {index + 1} of operation {op.handle} has not run yet; ask again")
+            return []
         while op.fetcher.columns is None and not op.done.is_set() and time.monotonic() < deadline:
             op.done.wait(0.02)
         if op.status == OperationStatus.ERROR:
@@ -315,6 +332,7 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
     def close_operation(self, session: SessionHandle, operation: OperationHandle) -> None:
         op = self._operation(session, operation)
         self.operations.stop(op, OperationStatus.CLOSED, f"operation {op.handle} is closed")
+        self._discard_spool(op.handle)  # its whole-result spool goes with it
 
     def get_operation_progress(self, session: SessionHandle, operation: OperationHandle) -> OperationProgress:
         """Spark job and stage progress of a running operation (from the status tracker)."""
@@ -343,16 +361,18 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
     # ------------------------------------------------------------------------------------------
 
     def execute_statement(self, session: SessionHandle, statement: str, timeout_ms: Optional[int] = None,
-                          config: Optional[dict] = None) -> OperationHandle:
-        return self._submit(session, statement, OperationType.EXECUTE_STATEMENT, timeout_ms, config)
+                          config: Optional[dict] = None, parameters: Optional[dict] = None) -> OperationHandle:
+        return self._submit(session, statement, OperationType.EXECUTE_STATEMENT, timeout_ms, config, parameters)
 
     def _submit(self, session: SessionHandle, statement: str, op_type: OperationType,
-                timeout_ms: Optional[int], config: Optional[dict]) -> OperationHandle:
+                timeout_ms: Optional[int], config: Optional[dict],
+                parameters: Optional[dict] = None) -> OperationHandle:
         owner = self.sessions.get(session)
         self._check_running_limit(owner)  # per user (auth on)
         if not isinstance(statement, str):
             raise InvalidStatementError(f"the statement must be text, got {type(statement).__name__}")
         statements = self.runner.split(statement)  # bad text fails here, before anything is queued
+        values = self._check_markers(statements, parameters)  # a missing value fails before anything runs
         if timeout_ms is None:
             timeout_ms = self.config["operation.timeout_ms"]
         if isinstance(timeout_ms, bool) or not isinstance(timeout_ms, (int, float)) \
@@ -364,6 +384,7 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
         fetcher = ResultFetcher(self.config["result.buffer_max_rows"], self.config["result.buffer_max_bytes"],
                                 self.config["result.page_rows"], self.config["result.fetch_wait_ms"] / 1000.0)
         operation = Operation(owner, statement, op_type, fetcher, int(timeout_ms), config)
+        operation.parameters = values
         if not changes_schema(s.kind for s in statements):
             return self.operations.submit(operation, lambda op: self.runner.run(op, self._on_timeout))
         self.schema_changed(owner)
@@ -383,19 +404,83 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
         except GatewayError:
             pass  # it finished in the meantime
 
+    def _check_markers(self, statements: list, parameters: Optional[dict]) -> dict:
+        """The checked parameter values; every ``:name`` marker of every statement must have one, and
+        markers only in statements Spark runs (the gateway's own statements take no ``args``)."""
+        values = check_parameters(parameters)
+        for statement in statements:
+            names = marker_names(statement.text)
+            if not names:
+                continue
+            absent = [name for name in names if name not in values]
+            if absent:
+                raise InvalidRequestError(missing_message(absent, statement.index, len(statements), statement.line),
+                                          error_class="UNBOUND_SQL_PARAMETER", parameters=absent)
+            if not self.runner.takes_parameters(statement):
+                raise InvalidRequestError(
+                    f"statement {statement.index + 1} ({statement.kind.value}, line {statement.line}) is run by the "
+                    f"workbench itself, which binds no parameter markers: write the value in the statement, or "
+                    f"run the query that uses :{names[0]} on its own", error_class="UNSUPPORTED_PARAMETER")
+        return values
+
     def fetch_results(self, session: SessionHandle, operation: OperationHandle, token: int,
-                      max_rows: Optional[int] = None) -> ResultSet:
-        return self._operation(session, operation).fetcher.fetch(token, max_rows)
+                      max_rows: Optional[int] = None, statement: Optional[int] = None) -> ResultSet:
+        op = self._operation(session, operation)
+        if statement is None:
+            return op.fetcher.fetch(token, max_rows)
+        index = self._statement_index(op, statement)
+        if index is None:  # the last statement: the operation's own (streamed) result, if it ran
+            summaries = list(op.summaries)
+            if not any(s.status == "ERROR" for s in summaries[:-1]) and not (
+                    summaries and summaries[-1].status == "ERROR" and summaries[-1].index < statement):
+                return op.fetcher.fetch(token, max_rows)
+            return self._statement_page(op, statement, token)
+        kept = op.statement_results.get(index)
+        if kept is not None:
+            return kept.fetch(token, max_rows)
+        return self._statement_page(op, index, token)
+
+    def _statement_index(self, op: Operation, statement) -> Optional[int]:
+        """``statement`` checked against the script; None for its last statement (the operation's result)."""
+        total = len(self.runner.split(op.statement))
+        if isinstance(statement, bool) or not isinstance(statement, int) or not 0 <= statement < total:
+            raise InvalidRequestError(f"statement must be the index of one of the script's {total} statement"
+                                      f"{'s' if total > 1 else ''} (0 to {total - 1}), got {str(statement)[:40]}",
+                                      error_class="NO_SUCH_STATEMENT")
+        return None if statement == total - 1 else statement
+
+    @staticmethod
+    def _statement_page(op: Operation, index: int, token: int) -> ResultSet:
+        """The answer for a statement before the last that kept no rows: not run yet (NOT_READY), no
+        result (an empty end), its own error, or not run because an earlier one failed (an error)."""
+        summary = next((s for s in list(op.summaries) if s.index == index), None)
+        if summary is None:
+            if not op.done.is_set() and not op.status.is_terminal:
+                op.done.wait(0.05)  # a client that asks again at once does not spin
+                return ResultSet(ResultType.NOT_READY, token, [], [])
+            failed = next((s for s in op.summaries if s.status == "ERROR"), None)
+            why = (f"statement {failed.index + 1} (line {failed.line}) failed" if failed is not None
+                   else f"the operation ended {op.status.value}")
+            return ResultSet(ResultType.ERROR, None, [], [], {
+                "root_cause": f"statement {index + 1} did not run: {why}", "error_class": "STATEMENT_NOT_RUN"})
+        if summary.error is not None:
+            return ResultSet(ResultType.ERROR, None, [], [], summary.error)
+        if summary.status == "RUNNING":
+            return ResultSet(ResultType.NOT_READY, token, [], [])
+        if token != 0:
+            raise InvalidTokenError(f"token {token} is not valid: statement {index + 1} has no rows; its result "
+                                    f"ended at token 0")
+        return ResultSet(ResultType.EOS, None, [], [])
 
     def iter_results(self, session: SessionHandle, operation: OperationHandle, max_rows: Optional[int] = None,
-                     timeout_s: float = 600.0) -> Iterator[ResultSet]:
+                     timeout_s: float = 600.0, statement: Optional[int] = None) -> Iterator[ResultSet]:
         """Every page with rows or an end, in token order; NOT_READY answers are retried.
 
         Ends after an EOS or ERROR page; raises OperationStateError if no end comes in ``timeout_s``.
         """
         token, deadline = 0, time.monotonic() + timeout_s
         while time.monotonic() < deadline:
-            page = self.fetch_results(session, operation, token, max_rows)
+            page = self.fetch_results(session, operation, token, max_rows, statement)
             if page.result_type is ResultType.NOT_READY:
                 continue
             yield page
@@ -518,6 +603,7 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
             except Exception:  # one feature's cleanup must not keep the session's operations alive
                 log.exception("closing session %s: feature %s failed to clean up", session.handle, feature.name)
         for operation in self.operations.of_session(session.handle):
+            self._discard_spool(operation.handle)
             try:
                 self.operations.stop(operation, OperationStatus.CLOSED, "its session was closed")
             except GatewayError:

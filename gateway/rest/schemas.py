@@ -125,6 +125,16 @@ class ExecuteStatementRequest(Body):
     executionConfig: Optional[dict[str, str]] = Field(None, description="Settings for this statement only.")
     executionTimeout: Optional[int] = Field(None, ge=0, le=MAX_TIMEOUT_MS, strict=True,
                                             description="Milliseconds (a whole number up to 30 days); 0 or absent: no limit.")
+    parameters: Optional[dict[str, Any]] = Field(
+        None, description="Beyond Flink: a value for each :name marker (name without the colon), bound through "
+                          "Spark's args, never into the text. A JSON string, number, true/false, null, a list, or "
+                          '{"type": "DATE", "value": "2024-01-31"} (STRING, INT, BIGINT, DOUBLE, DECIMAL, BOOLEAN, '
+                          "DATE, TIMESTAMP, TIMESTAMP_NTZ, BINARY as base64, ARRAY). A marker without a value is "
+                          "refused (400, UNBOUND_SQL_PARAMETER) before anything runs.")
+
+
+class ParametersRequest(Body):
+    statement: str = Field(description="The script whose :name markers the form shows.")
 
 
 class ExecuteStatementResponse(Body):

@@ -144,10 +144,12 @@ def test_run_shows_the_running_state_and_the_result_of_the_text_just_typed(workb
     assert page.locator('[data-testid="stDataFrame"]').count() == 0   # no grid of the last result
     # The tab strip, which a click on Run does not redraw, shows that the tab runs once the run outlasts
     # a second, and stops showing it when the run ends.
-    page.locator(".st-key-tab_strip").get_by_text("⏳", exact=False).first.wait_for(timeout=15_000)
+    # The mark is a Material Symbols icon (ui/tabs.py RUNNING_MARK): it renders without an emoji font.
+    page.locator('.st-key-tab_strip [data-testid="stIconMaterial"]', has_text="progress_activity").first.wait_for(
+        timeout=15_000)
     page.get_by_role("button", name="Cancel").click()
     page.get_by_text("CANCELED").first.wait_for(timeout=60_000)
-    page.wait_for_function("() => !document.querySelector('.st-key-tab_strip').innerText.includes('⏳')",
+    page.wait_for_function("() => !document.querySelector('.st-key-tab_strip').innerText.includes('progress_activity')",
                            timeout=30_000)
 
 

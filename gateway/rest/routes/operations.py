@@ -54,34 +54,63 @@ def fetch_results(request: Request, session_handle: str, operation_handle: str, 
 
     In JSON and PLAIN_TEXT the EOS page carries no rows (as in Flink); in ARROW the last rows come with EOS.
     """
+    return _result_page(request, session_handle, operation_handle, token, rowFormat, maxRows, None)
+
+
+@v2_router.get(OPERATION + "/statements/{statement}/result/{token}", response_model=FetchResultsResponse,
+               responses={200: {"content": {ARROW_MEDIA_TYPE: {}},
+                                "description": "As …/result/{token}, for one statement of a script."},
+                          400: {"model": ErrorResponse,
+                                "description": "Bad token or index, or this statement failed or did not run."}})
+def fetch_statement_results(request: Request, session_handle: str, operation_handle: str, statement: int,
+                            token: int,
+                            rowFormat: Optional[str] = Query(None, description="JSON (default), PLAIN_TEXT or ARROW."),
+                            maxRows: Optional[int] = Query(None, ge=1, le=MAX_PAGE_ROWS,
+                                                           description="Most rows in this page.")):
+    """Beyond Flink: the result of statement ``statement`` (0-based) of a script, with its own tokens; the
+    operation's info lists each statement (status, rows, time, error). The last statement's result is
+    the operation's own (…/result/{token}); an earlier one's first rows are kept up to the result buffer's
+    bounds (``truncated`` in its summary)."""
+    return _result_page(request, session_handle, operation_handle, token, rowFormat, maxRows, statement)
+
+
+def _result_page(request: Request, session_handle: str, operation_handle: str, token: int,
+                 rowFormat: Optional[str], maxRows: Optional[int], statement: Optional[int]):
     row_format = parse_row_format(rowFormat)
     service = service_of(request)
     prefix = version_prefix(request.url.path)
     after_end = False
+    fetch = (service.fetch_results if statement is None else
+             lambda s, o, t, m: service.fetch_results(s, o, t, m, statement=statement))
     try:
-        page = service.fetch_results(session_handle, operation_handle, token, maxRows)
+        page = fetch(session_handle, operation_handle, token, maxRows)
     except InvalidTokenError as exc:
         # The JSON page before held the last rows as PAYLOAD (Flink's form), so this token is its empty EOS.
         if row_format is RowFormat.ARROW or exc.details.get("ended_at") != token - 1:
             raise
-        page = service.fetch_results(session_handle, operation_handle, token - 1, maxRows)  # a replay
+        page = fetch(session_handle, operation_handle, token - 1, maxRows)  # a replay
         after_end = True
     if page.result_type is ResultType.ERROR:
         error = page.exception or {"root_cause": "the statement failed"}
         if error.get("error_class") == "ENGINE_DOWN":  # not the statement's fault: 503, as every call answers
             raise EngineDownError(error.get("root_cause", "the Spark driver has stopped"))
         raise SqlExecutionError(error.get("root_cause", "the statement failed"), error)
-    is_query, job_id = _query_facts(request, session_handle, operation_handle, page)
+    is_query, job_id = _query_facts(request, session_handle, operation_handle, page, statement)
+
+    def uri_for(next_token):
+        uri = next_result_uri(prefix, session_handle, operation_handle, next_token, row_format, maxRows)
+        if uri is None or statement is None:
+            return uri
+        return uri.replace(f"/operations/{operation_handle}/result/",
+                           f"/operations/{operation_handle}/statements/{statement}/result/", 1)
+
     if row_format is RowFormat.ARROW:
-        uri = next_result_uri(prefix, session_handle, operation_handle, page.next_token, row_format, maxRows)
-        return Response(page_arrow(page, uri, is_query, job_id), media_type=ARROW_MEDIA_TYPE)
+        return Response(page_arrow(page, uri_for(page.next_token), is_query, job_id), media_type=ARROW_MEDIA_TYPE)
     if after_end:
         return JSONBytes(page_json(page, row_format, None, is_query, job_id, ResultType.EOS, with_rows=False))
     if page.result_type is ResultType.EOS and page.rows:
-        uri = next_result_uri(prefix, session_handle, operation_handle, token + 1, row_format, maxRows)
-        return JSONBytes(page_json(page, row_format, uri, is_query, job_id, ResultType.PAYLOAD))
-    uri = next_result_uri(prefix, session_handle, operation_handle, page.next_token, row_format, maxRows)
-    return JSONBytes(page_json(page, row_format, uri, is_query, job_id))
+        return JSONBytes(page_json(page, row_format, uri_for(token + 1), is_query, job_id, ResultType.PAYLOAD))
+    return JSONBytes(page_json(page, row_format, uri_for(page.next_token), is_query, job_id))
 
 
 _QUERY_FACTS: "collections.OrderedDict[str, tuple[bool, Optional[str]]]" = collections.OrderedDict()
@@ -90,15 +119,17 @@ _QUERY_FACTS_KEPT = 4096
 
 
 def _query_facts(request: Request, session_handle: str, operation_handle: str,
-                 page) -> tuple[bool, Optional[str]]:
+                 page, statement: Optional[int] = None) -> tuple[bool, Optional[str]]:
     """Flink's ``isQueryResult`` (the result is a query's, not a SHOW or SET) and ``jobID`` (the
     operation's Spark job group as 32 hex digits, for queries). Known once the result has columns,
-    then kept: a page must not cost a status lookup in Spark."""
-    key = f"{session_handle}/{operation_handle}"
+    then kept: a page must not cost a status lookup in Spark. ``statement``: of that statement."""
+    key = f"{session_handle}/{operation_handle}" + ("" if statement is None else f"/{statement}")
     with _QUERY_FACTS_LOCK:
         if key in _QUERY_FACTS:
             return _QUERY_FACTS[key]
     statements = service_of(request).get_operation_info(session_handle, operation_handle).statements
+    if statement is not None:
+        statements = [s for s in statements if s.index == statement]
     is_query = bool(statements) and statements[-1].kind == "QUERY"
     hex_id = operation_handle.replace("-", "").lower()
     facts = (is_query, hex_id if is_query and len(hex_id) == 32 else None)
@@ -126,9 +157,11 @@ def get_operation_progress(request: Request, session_handle: str, operation_hand
 
 @v2_router.get(OPERATION + "/result-schema", response_model=dict)
 def get_operation_result_schema(request: Request, session_handle: str, operation_handle: str,
-                                timeout: float = Query(30.0, ge=0, le=600, description="Seconds to wait for it.")):
+                                timeout: float = Query(30.0, ge=0, le=600, description="Seconds to wait for it."),
+                                statement: Optional[int] = Query(None, ge=0, description="A statement of a script "
+                                                                 "(0-based); absent: the last one's.")):
     """Beyond Flink: the result's columns with their type JSON, as soon as Spark knows them."""
-    columns = service_of(request).get_operation_result_schema(session_handle, operation_handle, timeout)
+    columns = service_of(request).get_operation_result_schema(session_handle, operation_handle, timeout, statement)
     return JSONBytes({"columns": to_json(columns)})
 
 
