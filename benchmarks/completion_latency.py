@@ -120,4 +120,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from gateway.identity import LOCAL_PRINCIPAL, acting_as
+
+    with acting_as(LOCAL_PRINCIPAL):  # it reaches past the API to a session: as the local user
+        main()

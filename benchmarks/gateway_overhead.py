@@ -415,4 +415,7 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from gateway.identity import LOCAL_PRINCIPAL, acting_as
+
+    with acting_as(LOCAL_PRINCIPAL):  # it reaches past the API to a session: as the local user
+        sys.exit(main())
