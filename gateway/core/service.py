@@ -47,7 +47,7 @@ from gateway.errors import (BusyError, ConfigurationError, GatewayError, Invalid
 from gateway.handles import OperationHandle, SessionHandle
 from gateway.models import (MAX_TIMEOUT_MS, Column, FunctionDetail, FunctionInfo, FunctionKind, OperationInfo, OperationProgress,
                             OperationStatus, OperationType, ResultSet, ResultType, TableDetail, TableInfo, TableKind)
-from gateway.spark.jobs import ui_url
+from gateway.spark.jobs import engine_master, ui_url
 from gateway.spark.liveness import driver_heap_max
 from gateway.spark.root import get_or_create_root
 from gateway.store import WorkbenchStore, default_url
@@ -453,7 +453,6 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
 
     def get_gateway_info(self) -> dict[str, str]:
         ENGINE.check()  # a dead driver is never answered as if healthy
-        sc = self.root.sparkContext
         uri = self.config["metastore.uri"]
         hive = self.config["metastore.hive_support"]
         store = self.store.status()
@@ -461,7 +460,7 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
             "product": "Spark SQL Workbench",
             "version": __version__,
             "spark_version": self.root.version,
-            "master": sc.master,
+            "master": engine_master(self.root, self.config),
             "metastore": uri if uri else (("database " + self.config["metastore.jdbc_url"].split("?")[0]
                                            if self.config["metastore.jdbc_url"] else "embedded Derby")
                                           if hive else "in-memory"),
