@@ -33,6 +33,7 @@ class Capability(str, enum.Enum):
     SPARK_CONTEXT = "spark_context"          # the driver's SparkContext: job groups, status tracker, FAIR pools, web UI
     OPERATION_TAGS = "operation_tags"        # Spark Connect: an operation tagged (addTag) and interrupted by tag
     SESSION_ARTIFACTS = "session_artifacts"  # Spark Connect: jars and files added to one session (addArtifacts)
+    ARROW_BATCHES = "arrow_batches"          # Spark Connect: a result streamed as the Arrow batches the server sends
 
 
 # Classic PySpark offers each of these through the driver JVM, and only through it.
@@ -41,7 +42,7 @@ _THROUGH_THE_JVM = frozenset({Capability.JVM, Capability.PARTITION_STREAM, Capab
                               Capability.SPARK_CONTEXT})
 # A Spark Connect session offers these through its server (the gateway uses them only there: classic keeps
 # its job groups and its own jar bookkeeping).
-_THROUGH_CONNECT = frozenset({Capability.OPERATION_TAGS, Capability.SESSION_ARTIFACTS})
+_THROUGH_CONNECT = frozenset({Capability.OPERATION_TAGS, Capability.SESSION_ARTIFACTS, Capability.ARROW_BATCHES})
 
 
 class NotAvailableOnBackend(GatewayError):

@@ -9,7 +9,7 @@ seconds, while a short drop of a long result is still bridged by Connect's reatt
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Iterator, Optional
 from urllib.parse import urlparse
 
 from gateway.config import WorkbenchConfig, connect_url
@@ -73,3 +73,19 @@ def connection_lost(exc: BaseException) -> Optional[str]:
     if "StatusCode.UNAVAILABLE" in text or "failed to connect to all addresses" in text.lower():
         return "gRPC UNAVAILABLE"
     return None
+
+
+def arrow_batches(df) -> Iterator:
+    """``df``'s result as the Arrow record batches the server sends, read as the caller consumes them:
+    never turned into rows (``toLocalIterator`` would), never collected whole (``toArrow`` would). The
+    client's reattachable execution carries the stream over a dropped connection."""
+    import pyarrow as pa
+
+    client = df.sparkSession.client
+    stream = client.to_table_as_iterator(df._plan.to_proto(client), df._plan.observations)
+    try:
+        for item in stream:
+            if isinstance(item, pa.Table):
+                yield from item.to_batches()
+    finally:
+        stream.close()

@@ -234,7 +234,11 @@ class ResourceManager:
     def _attach(self, stored: StoredJar, uri: str, jvm: bool = True) -> None:
         with self._lock:
             entry = self._jars.get(stored.sha256)
-            if entry is None and jvm:
+            if entry is None and jvm and supports(self.spark, Capability.SESSION_ARTIFACTS):
+                # Spark Connect: the jar is uploaded into this session's artifacts on the server (its class
+                # loader); the gateway's path means nothing there (docs/engines.md: what Connect isolates)
+                self.spark.addArtifacts(str(stored.path))
+            elif entry is None and jvm:
                 self.spark.sql(f"ADD JAR {sql_string(str(stored.path))}").collect()
                 self.feature.on_jvm(stored)
             if entry is None:
