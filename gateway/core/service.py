@@ -47,7 +47,7 @@ from gateway.errors import (BusyError, ConfigurationError, GatewayError, Invalid
 from gateway.handles import OperationHandle, SessionHandle
 from gateway.models import (MAX_TIMEOUT_MS, Column, FunctionDetail, FunctionInfo, FunctionKind, OperationInfo, OperationProgress,
                             OperationStatus, OperationType, ResultSet, ResultType, TableDetail, TableInfo, TableKind)
-from gateway.spark.jobs import engine_master, ui_url
+from gateway.spark.jobs import engine_fact, engine_master, ui_url
 from gateway.spark.liveness import driver_heap_max
 from gateway.spark.root import get_or_create_root
 from gateway.store import WorkbenchStore, default_url
@@ -459,12 +459,12 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
         return {
             "product": "Spark SQL Workbench",
             "version": __version__,
-            "spark_version": self.root.version,
+            "spark_version": engine_fact(self.root, "version"),
             "master": engine_master(self.root, self.config),
-            "metastore": uri if uri else (("database " + self.config["metastore.jdbc_url"].split("?")[0]
+            "metastore": "the Spark Connect server's" if self.config["engine.kind"] == "connect" else uri if uri else (("database " + self.config["metastore.jdbc_url"].split("?")[0]
                                            if self.config["metastore.jdbc_url"] else "embedded Derby")
                                           if hive else "in-memory"),
-            "warehouse": self.root.conf.get("spark.sql.warehouse.dir"),
+            "warehouse": engine_fact(self.root, "spark.sql.warehouse.dir"),
             "data_dir": str(self.config.data_dir),
             "spark_ui": ui_url(self.root) or "off (spark.ui.enabled = false)",
             "python_version": platform.python_version(),

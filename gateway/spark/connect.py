@@ -20,7 +20,7 @@ _RETRY = dict(max_retries=5, backoff_multiplier=4.0, initial_backoff=50, max_bac
 # gRPC's words for a server that is gone (killed, restarted, unreachable) and Connect's for a session the
 # server no longer knows (it restarted: the session's state is lost).
 _LOST_CODES = ("UNAVAILABLE",)
-_LOST_CONDITIONS = ("INVALID_HANDLE.SESSION_CHANGED", "INVALID_HANDLE.SESSION_NOT_FOUND", "INVALID_HANDLE.SESSION_CLOSED")
+_LOST_CONDITIONS = ("RETRIES_EXCEEDED", "INVALID_HANDLE.SESSION_CHANGED", "INVALID_HANDLE.SESSION_NOT_FOUND", "INVALID_HANDLE.SESSION_CLOSED")
 
 
 def endpoint(url: str) -> str:

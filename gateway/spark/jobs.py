@@ -65,6 +65,23 @@ def engine_master(spark, config) -> str:
     return f"Spark Connect sc://{endpoint(connect_url(config))}"
 
 
+_engine_facts: dict[tuple[int, str], str] = {}
+
+
+def engine_fact(spark, name: str) -> str:
+    """``version`` or a static setting of the engine (``spark.sql.warehouse.dir``); a Spark Connect server's
+    is asked once (an RPC), so that the gateway's info still answers while that server is down or restarting."""
+    def ask() -> str:
+        return spark.version if name == "version" else spark.conf.get(name)
+
+    if supports(spark, Capability.SPARK_CONTEXT):
+        return ask()
+    key = (id(spark), name)
+    if key not in _engine_facts:
+        _engine_facts[key] = ask()
+    return _engine_facts[key]
+
+
 _ui_urls: dict[int, str | None] = {}
 
 
