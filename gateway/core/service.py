@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterator, Optional
 
 from gateway.version import __version__
 from gateway.core.editor_calls import EditorCalls
-from gateway.config import WorkbenchConfig, load_config
+from gateway.config import WorkbenchConfig, engine_kind, load_config
 from gateway.api import CORE_SECTIONS, protocol_calls
 from gateway.api.plugins import Feature, PageSpec, feature_classes
 from gateway.contract import FEATURE_SECTIONS
@@ -63,6 +63,7 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
     def __init__(self, config: Optional[WorkbenchConfig] = None) -> None:
         self.config = config if config is not None else load_config()
         self.auth_mode  # noqa: B018 - a bad auth.mode stops the start here, before Spark
+        engine_kind(self.config)  # a bad engine.kind or engine.url too
         data_lock.acquire(self.config.data_dir)  # one process per data directory, before the store and Spark
         # The store first: it needs no Spark, and its calls answer while Spark starts.
         self.store = WorkbenchStore(self.config["store.url"] or default_url(self.config.data_dir),

@@ -193,3 +193,23 @@ def test_a_connect_only_gateway_starts_no_jvm(connect_server, tmp_path):
     assert out.returncode == 0, out.stderr[-3000:]
     answer = json.loads(out.stdout.strip().splitlines()[-1])
     assert answer == {"rows": [[42]], "py4j": False, "children": []}
+
+
+def test_add_jar_goes_into_the_sessions_artifacts_and_a_hive_udf_from_it_is_refused(connect_gateway, tmp_path):
+    from jarbuild import build_jar, hive_udf_source
+
+    jar = build_jar(tmp_path, "connect_upper", {"com.example.ConnectUpper": hive_udf_source("com.example.ConnectUpper")})
+    mine, other = connect_gateway.open_session(), connect_gateway.open_session()
+    try:
+        _, info = run(connect_gateway, mine, f"ADD JAR '{jar}'")
+        assert info.status == OperationStatus.FINISHED, info.exception
+        op, _ = run(connect_gateway, mine, "SHOW JARS")
+        assert [row[0] for row in fetch_all(connect_gateway, mine, op)[0]] == [str(jar)]
+        op, _ = run(connect_gateway, other, "SHOW JARS")
+        assert fetch_all(connect_gateway, other, op)[0] == []
+        _, info = run(connect_gateway, mine, "CREATE TEMPORARY FUNCTION connect_upper AS 'com.example.ConnectUpper'")
+        assert info.status == OperationStatus.ERROR
+        assert "Spark Connect" in info.exception["root_cause"] and "SPARK-49249" in info.exception["root_cause"]
+    finally:
+        connect_gateway.close_session(mine)
+        connect_gateway.close_session(other)
