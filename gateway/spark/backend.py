@@ -63,8 +63,11 @@ def is_connect(spark) -> bool:
 
 
 def backend_name(spark) -> str:
-    """The backend's name as users know it, for refusals: ``Spark Connect`` or ``classic Spark``."""
-    return "Spark Connect (engine.kind = connect)" if is_connect(spark) else "classic Spark (engine.kind = embedded)"
+    """The backend's name as users know it, for refusals: Spark Connect, classic Spark, or (a session without
+    its JVM handles, in tests) this Spark backend."""
+    if is_connect(spark):
+        return "Spark Connect (engine.kind = connect)"
+    return "classic Spark (engine.kind = embedded)" if _has_jvm(spark) else "this Spark backend"
 
 
 def supports(spark, capability: Capability) -> bool:
