@@ -213,3 +213,26 @@ def test_add_jar_goes_into_the_sessions_artifacts_and_a_hive_udf_from_it_is_refu
     finally:
         connect_gateway.close_session(mine)
         connect_gateway.close_session(other)
+
+
+def test_history_records_a_connect_statement_with_its_rows(connect_gateway, connect_session):
+    from gateway.models import LOCAL_USER
+
+    op, _ = run(connect_gateway, connect_session, "SELECT id FROM range(0, 7) -- connect history")
+    assert len(fetch_all(connect_gateway, connect_session, op)[0]) == 7
+    deadline = time.monotonic() + 60
+    entry = None
+    while entry is None and time.monotonic() < deadline:
+        connect_gateway.store.recorder.flush(30)
+        entry = next((e for e in connect_gateway.list_history(LOCAL_USER, limit=50)
+                      if e.operation_handle == str(op) and e.rows is not None), None)
+        if entry is None:
+            time.sleep(0.05)
+    assert entry is not None and (entry.status, entry.rows) == ("FINISHED", 7)
+
+
+def test_modules_work_over_connect(connect_gateway, connect_session):
+    _, info = run(connect_gateway, connect_session, "LOAD MODULE geo")
+    assert info.status == OperationStatus.FINISHED, info.exception
+    op, _ = run(connect_gateway, connect_session, "SHOW MODULES")
+    assert [row[0] for row in fetch_all(connect_gateway, connect_session, op)[0]] == ["core", "geo"]
