@@ -12,6 +12,9 @@ Four measurements on one gateway (local[2], its own data directory) with its RES
 4. The issue's second OOM repro, last (it may end the driver): one fetched
    ``SELECT id, repeat('x',1000) AS pad FROM range(0,3000000,1,1)``; what the fetch answers, then
    ``/v1/health`` and ``/v1/info``.
+5. Mixed load (run before 3 and 4): C REST clients (default 30), each its own session, for T seconds
+   (default 180) run a small mix and read every result to the end; HTTP errors, operations in ERROR,
+   SELECT 1 p50/p95, and RSS of the process and the JVM before and after.
 
 Run from the project root (the default run is short, about two to three minutes on 2 cores):
 
@@ -189,6 +192,88 @@ def long_scans(rest: Rest, scans: int, seconds: float) -> None:
                   f"{len(values)} |")
 
 
+CLIENT_MIX = (
+    "SELECT 1",
+    "SELECT id, id * 2 AS twice FROM range(0, 1000)",
+    "SELECT count(*) FROM range(0, 5000000, 1, 4)",
+    "SHOW DATABASES",
+)
+
+
+def clients(rest: Rest, gateway, count: int, seconds: float) -> None:
+    """``count`` REST clients, each its own session, for ``seconds``: every statement of a small mix
+    submitted, its result read to the end (every page), the session closed at the end. Counted: HTTP
+    errors (5xx apart), operations that ended in ERROR or never ended, and SELECT 1 from submit to the
+    last page. RSS of the process and of the driver JVM before and after."""
+    say(f"5. {count} clients for {seconds:g} s …")
+    sessions = [rest.session() for _ in range(count)]  # the first one waits for Spark: not timed
+    before = snapshot(gateway)
+    stop = time.monotonic() + seconds
+    lock = threading.Lock()
+    tally = {"statements": 0, "http_5xx": 0, "http_4xx": 0, "operation_errors": 0, "unfinished": 0}
+    select1_ms: list[float] = []
+    examples: list[str] = []
+
+    def note(kind: str, detail: str) -> None:
+        with lock:
+            tally[kind] += 1
+            if len(examples) < 5:
+                examples.append(f"{kind}: {detail[:200]}")
+
+    def client(index: int) -> None:
+        session, i = sessions[index], index
+        while time.monotonic() < stop:
+            statement = CLIENT_MIX[i % len(CLIENT_MIX)]
+            i += 1
+            started = time.monotonic()
+            status, body = rest("POST", f"/v1/sessions/{session}/statements", {"statement": statement})
+            if status != 200:
+                note("http_5xx" if status >= 500 else "http_4xx", f"{status} {body}")
+                continue
+            op = body["operationHandle"]
+            uri, ended = f"/v1/sessions/{session}/operations/{op}/result/0", False
+            while uri and time.monotonic() - started < 120:
+                status, page = rest("GET", uri)
+                if status != 200:
+                    note("http_5xx" if status >= 500 else "http_4xx", f"{status} {page}")
+                    break
+                if page.get("resultType") == "ERROR":
+                    note("operation_errors", str(page.get("errors")))
+                    break
+                if page.get("resultType") == "EOS":
+                    ended = True
+                uri = page.get("nextResultUri")
+            else:
+                if uri:
+                    note("unfinished", statement)
+            with lock:
+                tally["statements"] += 1
+                if ended and statement == "SELECT 1":
+                    select1_ms.append((time.monotonic() - started) * 1000)
+            rest("DELETE", f"/v1/sessions/{session}/operations/{op}/close")
+        rest("DELETE", f"/v1/sessions/{session}")
+
+    threads = [threading.Thread(target=client, args=(i,), daemon=True) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=seconds + 300)
+    after = snapshot(gateway)
+    health = rest("GET", "/v1/health")
+    print(f"\n## 5. {count} REST clients for {seconds:g} s, each its own session, the mix {list(CLIENT_MIX)}")
+    print(f"- statements completed: {tally['statements']}; HTTP 5xx: {tally['http_5xx']}; HTTP 4xx: "
+          f"{tally['http_4xx']}; operations in ERROR: {tally['operation_errors']}; unfinished: {tally['unfinished']}")
+    for example in examples:
+        print(f"  - {example}")
+    if select1_ms:
+        print(f"- SELECT 1, submit to last page: p50 {statistics.median(select1_ms):.0f} ms, "
+              f"p95 {percentile(select1_ms, 95):.0f} ms (n={len(select1_ms)})")
+    print(f"- /v1/health after: {health[0]} {describe_health(health[1])}")
+    print("| measure | before | after | change |\n|---|---|---|---|")
+    for key in before:
+        print(f"| {key} | {before[key]:.1f} | {after[key]:.1f} | {after[key] - before[key]:+.1f} |")
+
+
 def describe_health(body) -> str:
     """The health answer in a line, UP (with the heap) or DOWN (with the reason)."""
     body = body or {}
@@ -253,12 +338,14 @@ def main() -> int:
     parser.add_argument("--driver-memory", default="2g")
     parser.add_argument("--oom-wait", type=float, default=75.0,
                         help="seconds the unfetched scans stand before their statuses are read (past operation.wait_timeout_s)")
+    parser.add_argument("--clients", type=int, default=30, help="REST clients of the mixed-load phase (0: skip)")
+    parser.add_argument("--client-seconds", type=float, default=180.0)
     parser.add_argument("--skip-oom", action="store_true", help="skip the two OOM repros")
     parser.add_argument("--skip-big-fetch", action="store_true", help="skip the second OOM repro (it may end the driver)")
     args = parser.parse_args()
     data = tempfile.mkdtemp(prefix="workbench-soak-")
     config = load_config(ROOT / "workbench.toml", environ={}).with_overrides(
-        data_dir=data, spark__master="local[2]", session__idle_timeout_s=0, session__max_sessions=max(64, args.scans + 8),
+        data_dir=data, spark__master="local[2]", session__idle_timeout_s=0, session__max_sessions=max(64, args.scans + 8, args.clients + 8),
         spark__conf={"spark.driver.memory": args.driver_memory, "spark.sql.shuffle.partitions": "2"},
         health__exit_after_s=0.0)
     say(f"starting the gateway (data in {data}) …")
@@ -273,6 +360,8 @@ def main() -> int:
             churn(gateway, args.cycles)
         if args.scans > 0:
             long_scans(rest, args.scans, args.scan_seconds)
+        if args.clients > 0:
+            clients(rest, gateway, args.clients, args.client_seconds)
         if not args.skip_oom:
             oom_repros(rest, gateway, not args.skip_big_fetch, args.oom_wait)
     finally:

@@ -50,6 +50,8 @@ _CLASSES: dict[str, EngineAccess] = {
     "LoadData": EngineAccess.LOCAL_FILES,
     "LoadDataCommand": EngineAccess.LOCAL_FILES,
     "SetTableLocation": EngineAccess.LOCAL_FILES,
+    "SetNamespaceLocation": EngineAccess.LOCAL_FILES,          # ALTER DATABASE … SET LOCATION
+    "AlterDatabaseSetLocationCommand": EngineAccess.LOCAL_FILES,
     "AlterTableSetLocationCommand": EngineAccess.LOCAL_FILES,
     "AddJarsCommand": EngineAccess.CODE,
     "AddFilesCommand": EngineAccess.CODE,
@@ -88,12 +90,22 @@ def plan_capabilities(spark, text: str, allowed: frozenset = frozenset()) -> lis
     state = jsession(spark, Capability.PLAN_INTERNALS, _WHAT).sessionState()
     parsed = state.sqlParser().parsePlan(text)
     parsed_nodes = _plan_nodes(parsed)
-    findings = _findings(parsed_nodes, allowed)
+    findings = _findings(parsed_nodes, allowed) + _namespace_location(parsed, allowed)
     if findings or any(_CLASSES.get(name) is EngineAccess.UNCHECKED for name, _ in parsed_nodes):
         return findings  # never analyse what analysis would run (allowed: the admin said so)
     skip = jvm(spark, Capability.PLAN_INTERNALS, _WHAT).org.apache.spark.sql.execution.CommandExecutionMode.SKIP()
     analyzed = state.executePlan(parsed, skip).analyzed()
     return _findings(_plan_nodes(analyzed), allowed)
+
+
+def _namespace_location(plan, allowed: frozenset) -> list[Finding]:
+    """``CREATE DATABASE … LOCATION '/any/dir'``: the location rides in the command's properties, a
+    map Catalyst's JSON writes as null, so it is read from the JVM node itself."""
+    if EngineAccess.LOCAL_FILES in allowed or str(plan.getClass().getSimpleName()) != "CreateNamespace":
+        return []
+    if plan.properties().contains("location"):
+        return [Finding(EngineAccess.LOCAL_FILES, "CreateNamespace")]
+    return []
 
 
 def _plan_nodes(plan) -> list[tuple[str, dict]]:

@@ -161,6 +161,22 @@ def test_loading_the_servers_files_is_refused(users, tmp_path):
     assert status == 200 and rows(body) == [[0]], body
 
 
+def test_databases_at_a_path_of_the_users_choice_are_refused(users, tmp_path):
+    """CREATE DATABASE … LOCATION hides its path in a map Catalyst's JSON writes as null; ALTER DATABASE
+    … SET LOCATION is a command of its own: both would put a database's files anywhere the server writes."""
+    directory = tmp_path / "attack_db"
+    refused(users, f"CREATE DATABASE engine_attacks_db LOCATION '{directory}'", "local_files")
+    refused(users, f"CREATE /* x */ SCHEMA IF NOT EXISTS engine_attacks_db COMMENT 'c' LOCATION '{directory}' "
+                   "WITH DBPROPERTIES ('a' = 'b')", "local_files")
+    assert not directory.exists()
+    status, body = run(users, "alice", "CREATE DATABASE IF NOT EXISTS engine_attacks_plain_db")
+    assert status == 200 and body["resultType"] != "ERROR", body
+    refused(users, f"ALTER DATABASE engine_attacks_plain_db SET LOCATION '{directory}'", "local_files")
+    status, body = run(users, "root", f"CREATE DATABASE IF NOT EXISTS engine_attacks_root_db LOCATION '{directory}'")
+    assert status == 200 and body["resultType"] != "ERROR", body
+    assert directory.exists()
+
+
 def test_code_loading_is_refused(users):
     refused(users, "ADD FILE '/etc/hostname'", "code")
     refused(users, "ADD ARCHIVE '/tmp/engine-attacks.zip'", "code")
