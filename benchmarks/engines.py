@@ -32,7 +32,7 @@ BIG = ("SELECT id, id * 1.5 AS d, CAST(id AS STRING) AS s, date_add(DATE'2020-01
 
 
 def measure(url: str, runs: int, big_runs: int) -> dict:
-    with dbapi.connect(url) as conn:
+    with dbapi.connect(url, timeout_s=600) as conn:  # a cold engine on a loaded machine: minutes
         cur = conn.cursor()
         timings = []
         for run in range(runs + 10):  # the first 10 warm up

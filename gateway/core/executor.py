@@ -20,6 +20,7 @@ from gateway.core.freshness import WRITES, may_write
 from gateway.core.health import ENGINE
 from gateway.core.operations import Operation, bind_current
 from gateway.core.serialization import error_json, type_json
+from gateway.spark.backend import Capability, supports
 from gateway.spark.conf import restore_conf
 from gateway.spark.errors import ENGINE_DOWN, ENGINE_ERRORS, is_engine_failure
 from gateway.spark.jobs import begin_jobs, clear_job_group, use_scheduler_pool
@@ -255,6 +256,8 @@ def prepare_stream(df, schema, timezone: str) -> ArrowBatchStream:
     and after ``cancelJobGroup`` that thread waited forever (measured on Spark 4.3.0); with
     AQE off the stages run inside the per-partition jobs, which cancel cleanly.
     """
+    if not supports(df.sparkSession, Capability.PARTITION_STREAM):
+        return ArrowBatchStream(df, schema, timezone)  # plans nothing here (Spark Connect): two round trips saved
     restore = _apply_config(df.sparkSession, {"spark.sql.adaptive.enabled": "false"})
     try:
         return ArrowBatchStream(df, schema, timezone)

@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 import os
-import time
-from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(scope="session")
@@ -24,17 +20,9 @@ def connect_server():
     server.stop()
 
 
-def connect_config(tmp_path_factory, url: str, **overrides):
-    from gateway import load_config
-
-    return load_config(ROOT / "workbench.toml", environ={}).with_overrides(
-        data_dir=str(tmp_path_factory.mktemp("workbench-connect-data")), engine__kind="connect", engine__url=url,
-        session__idle_timeout_s=0, session__restore=False, result__buffer_max_rows=20_000,
-        result__buffer_max_bytes=8 * 1024 * 1024, **overrides)
-
-
 @pytest.fixture(scope="session")
 def connect_gateway(connect_server, tmp_path_factory):
+    from connect_support import connect_config
     from gateway import GatewayService
 
     service = GatewayService(connect_config(tmp_path_factory, connect_server.url))
@@ -50,35 +38,3 @@ def connect_session(connect_gateway):
         connect_gateway.close_session(handle)
     except Exception:  # noqa: BLE001 - a test may have closed it
         pass
-
-
-def wait_terminal(gateway, session, operation, timeout_s: float = 120.0, finished_counts: bool = True):
-    """The operation's status once it is FINISHED or terminal (bounded)."""
-    from gateway.models import OperationStatus
-
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        info = gateway.get_operation_info(session, operation)
-        if info.status.is_terminal or (finished_counts and info.status == OperationStatus.FINISHED):
-            return info
-        time.sleep(0.02)
-    raise AssertionError(f"operation {operation} did not end within {timeout_s} s: {info.status}")
-
-
-def fetch_all(gateway, session, operation, timeout_s: float = 120.0, max_rows=None):
-    """Every row of a result, following the tokens from 0 to the end; returns (rows, pages)."""
-    from gateway.models import ResultType
-
-    token, rows, pages = 0, [], 0
-    deadline = time.monotonic() + timeout_s
-    while token is not None:
-        assert time.monotonic() < deadline, "no end of result in time"
-        page = gateway.fetch_results(session, operation, token, max_rows=max_rows)
-        if page.result_type == ResultType.NOT_READY:
-            time.sleep(0.01)
-            continue
-        assert page.result_type != ResultType.ERROR, page.exception
-        pages += 1
-        rows.extend(page.rows or [])
-        token = page.next_token
-    return rows, pages

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from conftest import ROOT, fetch_all, wait_terminal
+from connect_support import ROOT, fetch_all, wait_terminal
 from gateway.models import OperationStatus
 from gateway.spark.arrow_stream import ArrowBatchStream
 from gateway.spark.backend import Capability, is_connect, supports

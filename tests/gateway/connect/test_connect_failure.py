@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from conftest import connect_config, fetch_all, wait_terminal
+from connect_support import connect_config, fetch_all, wait_terminal
 from gateway.models import OperationStatus
 from rest_support import Http, start
 
