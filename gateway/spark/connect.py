@@ -17,6 +17,11 @@ from gateway.config import WorkbenchConfig, connect_url
 # 50 ms, 0.2 s, 0.8 s, 3.2 s, 4 s: about 8 s of retries before a call gives up on an unreachable server.
 _RETRY = dict(max_retries=5, backoff_multiplier=4.0, initial_backoff=50, max_backoff=4000, jitter=100,
               min_jitter_threshold=2000)
+# Each session's channel connects on its own (gRPC otherwise shares subchannels between channels to the same
+# address: a new session after a server restart inherited the dead one's reconnect backoff, tens of seconds
+# that outlast the retries above), and waits at most 2 s between connection attempts.
+_CHANNEL_OPTIONS = [("grpc.use_local_subchannel_pool", 1), ("grpc.initial_reconnect_backoff_ms", 200),
+                    ("grpc.min_reconnect_backoff_ms", 200), ("grpc.max_reconnect_backoff_ms", 2000)]
 # gRPC's words for a server that is gone (killed, restarted, unreachable) and Connect's for a session the
 # server no longer knows (it restarted: the session's state is lost).
 _LOST_CODES = ("UNAVAILABLE",)
@@ -40,8 +45,10 @@ def connect_root(config: WorkbenchConfig):
     """The process's root Spark Connect client at ``engine.url`` (checked); no RPC is made yet."""
     from pyspark.sql.connect.session import SparkSession as ConnectSession
 
-    url = connect_url(config)
-    return _bounded(ConnectSession.builder.remote(url).create())
+    from pyspark.sql.connect.client import DefaultChannelBuilder
+
+    channel = DefaultChannelBuilder(connect_url(config), channelOptions=_CHANNEL_OPTIONS)
+    return _bounded(ConnectSession.builder.channelBuilder(channel).create())
 
 
 def new_connect_session(root):
