@@ -18,7 +18,7 @@ def connect_config(tmp_path_factory, url: str, **overrides):
         result__buffer_max_bytes=8 * 1024 * 1024, **overrides)
 
 
-def wait_terminal(gateway, session, operation, timeout_s: float = 120.0, finished_counts: bool = True):
+def wait_terminal(gateway, session, operation, timeout_s: float = 300.0, finished_counts: bool = True):
     """The operation's status once it is FINISHED or terminal (bounded)."""
     from gateway.models import OperationStatus
 
