@@ -71,6 +71,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("operation.wait_timeout_s", 60.0,
             "Longest a call waits for a statement to end (configure_session); then the statement is canceled "
             "and the call answers HTTP 503."),
+    Setting("operation.profiles_per_session", 20,
+            "Query profiles (operator metrics, stages) kept per session after their operations end; the oldest go first."),
     Setting("operation.max_waiting_calls", 16,
             "Calls that may wait for a statement at once, across all sessions; one more answers HTTP 503 at once "
             "(keeps the REST API's workers free for other calls)."),

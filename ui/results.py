@@ -9,7 +9,7 @@ import streamlit as st
 
 from gateway import GatewayError
 
-from . import charts, downloads, state
+from . import charts, downloads, profile_panel, state
 from .runs import Run, cancel_run, finish_history
 
 GRID_PAGE_ROWS = 1_000
@@ -48,7 +48,8 @@ def render_run(gateway, session, run: Run) -> None:
         _live_status(gateway, session, run)
         return
     _record_finish(run)
-    _status_line(run)
+    _status_line(run, profile_panel.spark_ui_link(gateway, session, run))
+    profile_panel.render_entry(gateway, session, run)  # the elapsed time opens the query profile
     if run.status == "CANCELED":
         who = "Canceled by an admin or another client" if run.canceled_elsewhere else "Canceled"
         st.info(f"{who}: the statement and its Spark jobs were stopped. The session is ready for the "
@@ -76,7 +77,7 @@ def _record_finish(run: Run) -> None:
             state.bump_schema_generation()  # DDL may have changed what completion offers
 
 
-def _status_line(run: Run) -> None:
+def _status_line(run: Run, sql_execution_url: str | None = None) -> None:
     spool = run.spool
     icon = {"FINISHED": ":material/check_circle:", "ERROR": ":material/error:", "CANCELED": ":material/stop_circle:"}.get(run.status, ":material/hourglass_top:")
     parts = [f"{icon} **{run.status}**", f"{run.elapsed_s:.2f} s"]
@@ -85,8 +86,8 @@ def _status_line(run: Run) -> None:
         info = spool.info
         if info is not None and len(info.statements) > 1:
             parts.append(f"script of {len(info.statements)} statements; the result is the last one's")
-    if spool is not None and spool.info is not None and spool.info.spark_ui_url:
-        parts.append(f"[Spark jobs]({spool.info.spark_ui_url})")
+    if sql_execution_url or (spool is not None and spool.info is not None and spool.info.spark_ui_url):
+        parts.append(f"[Spark jobs]({sql_execution_url or spool.info.spark_ui_url})")  # its SQL execution, once known
     st.markdown(" · ".join(parts))
     if spool is not None and spool.info is not None and len(spool.info.statements) > 1:
         with st.expander("Statements of the script"):
@@ -170,6 +171,8 @@ def _result_grid(run: Run) -> None:
     if spool is None or not spool.columns:
         st.success("The statement ran; it returns no rows. Query a table to see a grid, e.g. "
                    "`SELECT * FROM orders LIMIT 100`.")
+        return
+    if profile_panel.render_explain(run):  # EXPLAIN's plan as text, not one grid cell
         return
     frame = _frame(run)
     shown = len(frame)

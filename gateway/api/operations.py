@@ -20,6 +20,12 @@ class OperationsApi(Protocol):
     def get_operation_progress(self, session: SessionHandle, operation: OperationHandle) -> OperationProgress:
         """Spark job and stage progress of a running operation."""
 
+    def get_operation_profile(self, session: SessionHandle, operation: OperationHandle,
+                              timeout_s: float = 10.0) -> dict:
+        """The query profile of an ended operation, kept after it is closed (the last N per session):
+        its SQL executions' operator graphs with each operator's time, rows, spill and peak memory, the
+        slowest operators, and its stages with the tasks' run-time spread (skew). A plain value."""
+
     def list_operations(self, session: SessionHandle) -> list[tuple[OperationHandle, OperationInfo]]:
         """The session's operations that are not closed, oldest first."""
 

@@ -34,6 +34,7 @@ from gateway.core.session_journal import SessionJournal
 from gateway.core.identity_calls import IdentityCalls
 from gateway.core.operations import Operation, OperationManager
 from gateway.core.progress import operation_progress
+from gateway.core.profiles import QueryProfiles
 from gateway.core.engine_guard import EngineGuard
 from gateway.core.restrictions import Restrictions
 from gateway.core.results import ResultFetcher
@@ -48,6 +49,8 @@ from gateway.handles import OperationHandle, SessionHandle
 from gateway.models import (MAX_TIMEOUT_MS, Column, FunctionDetail, FunctionInfo, FunctionKind, OperationInfo, OperationProgress,
                             OperationStatus, OperationType, ResultSet, ResultType, TableDetail, TableInfo, TableKind)
 from gateway.spark.jobs import engine_fact, engine_master, ui_url
+from gateway.spark import sql_metrics
+from gateway.spark.backend import NotAvailableOnBackend
 from gateway.spark.liveness import driver_heap_max
 from gateway.spark.root import get_or_create_root
 from gateway.store import WorkbenchStore, default_url
@@ -78,8 +81,10 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
         # What a statement may do to the shared driver: before any feature's guard gives it to Spark's parser.
         self.runner.guards.append(EngineGuard(self.config, self.restrictions, self.runner.handlers).check_statement)
         self.journal = SessionJournal(self)  # sessions that survive a restart
+        self.profiles = QueryProfiles(self.config["operation.profiles_per_session"])
         self.operations = OperationManager(self.config["operation.pool_size"],
-                                           observers=[StatementHistory(self.store.recorder), self.journal],
+                                           observers=[StatementHistory(self.store.recorder), self.journal,
+                                                      self.profiles],
                                            per_session=self.config["operation.max_running_per_session"],
                                            max_queued_per_session=self.config["operation.max_queued_per_session"])
         self._waiting_calls = threading.BoundedSemaphore(max(1, self.config["operation.max_waiting_calls"]))
@@ -173,6 +178,7 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
         self.health.stop()
         self.sessions.shutdown()
         self.operations.shutdown()
+        self.profiles.shutdown()
         for feature in reversed(list(self.features.values())):
             try:
                 feature.stop()
@@ -313,6 +319,16 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
     def get_operation_progress(self, session: SessionHandle, operation: OperationHandle) -> OperationProgress:
         """Spark job and stage progress of a running operation (from the status tracker)."""
         return operation_progress(self._operation(session, operation))
+
+    def get_operation_profile(self, session: SessionHandle, operation: OperationHandle,
+                              timeout_s: float = 10.0) -> dict:
+        """The query profile of an ended operation (kept after it is closed); see gateway/core/profiles.py."""
+        owner = self.sessions.get(session)
+        refusal = sql_metrics.refusal(owner.spark)
+        if refusal is not None:
+            raise NotAvailableOnBackend(refusal)
+        handle = OperationHandle.from_string(operation)
+        return self.profiles.get(owner.handle, handle, min(max(0.0, float(timeout_s)), 60.0))
 
     def list_operations(self, session: SessionHandle) -> list[tuple[OperationHandle, OperationInfo]]:
         owner = self.sessions.get(session)
@@ -492,6 +508,7 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
     # ------------------------------------------------------------------------------------------
 
     def _on_session_closed(self, session: Session) -> None:
+        self.profiles.forget_session(session.handle)
         if not self._stopped:  # closed by a user or expired: gone for good; a stopping process keeps it
             self.journal.forget(session)
         for feature in self.features.values():

@@ -36,6 +36,7 @@ from gateway.spark.backend import Capability, jdataframe, jvm, supports
 from gateway.spark.connect import arrow_batches
 from gateway.spark.errors import ENGINE_ERRORS
 from gateway.spark.plans import estimated_result_bytes, in_driver, proven_max_rows
+from gateway.spark.sql_metrics import StreamExecution
 
 FALLBACK_BATCH_ROWS = 10_000
 _WHAT = "streaming a result partition by partition"
@@ -261,6 +262,15 @@ class ArrowBatchStream:
             self.schema = arrow_schema(schema, timezone)
             return
         self.schema = jvm_arrow_schema(df)  # the batches' own schema, as the JVM writes them
+        # Spark's SQL tab and the query profile see the stream as an execution (sql_metrics.StreamExecution)
+        self.execution = StreamExecution(df)
+        try:
+            self._plan(df, schema)
+        except BaseException:
+            self.execution.end()  # nothing will run under it
+            raise
+
+    def _plan(self, df, schema) -> None:
         self._jrdd = jdataframe(df, Capability.PARTITION_STREAM, _WHAT).toArrowBatchRdd()
         self.partitions = self._jrdd.getNumPartitions()
         if supports(df.sparkSession, Capability.PLAN_INTERNALS):
@@ -286,6 +296,7 @@ class ArrowBatchStream:
         port, secret, self._server = serve.toLocalIteratorAndServe(self._jrdd, prefetch)
         from pyspark.util import local_connect_and_auth
 
+        self.execution.detach()  # the serving thread has its copy of the execution id
         self._sockfile, self._sock = local_connect_and_auth(port, secret)
         self._sock.settimeout(None)
         return self
@@ -348,6 +359,9 @@ class ArrowBatchStream:
         self._release()
 
     def _release(self) -> None:
+        execution = getattr(self, "execution", None)
+        if execution is not None:
+            execution.end()
         for resource in (self._sockfile, self._sock):
             try:
                 if resource is not None:

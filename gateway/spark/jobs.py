@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 
 from gateway.spark.backend import Capability, jcontext, supports
+from gateway.spark.sql_metrics import detach_thread
 
 _thread = threading.local()
 
@@ -47,6 +48,7 @@ def clear_job_group(spark) -> None:
     if supports(spark, Capability.OPERATION_TAGS):
         spark.clearTags()
         return
+    detach_thread()  # a streamed result's SQL execution id, if still on this thread (no JVM call otherwise)
     if supports(spark, Capability.JOB_CONTROL):
         jcontext(spark, Capability.JOB_CONTROL, "clearing a job group").clearJobGroup()
         return
