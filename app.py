@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
 
 from gateway import LOCAL_PRINCIPAL, GatewayContract, GatewayError, GatewayService, PageSpec, SessionNotFoundError
 from gateway.rest import process_gateway
@@ -9,6 +10,15 @@ from ui import startup
 from ui.login import served, user_gateway
 
 STARTUP_WAIT_S = 0.3  # a warm process answers within this; a cold one shows the starting page
+
+# Streamlit treats an app with a pages/ folder as a multipage app of the old kind until told otherwise: it
+# ran this script as the "app" page of an automatic navigation over every file in pages/, which listed them
+# raw in the sidebar whenever a run stopped before st.navigation (while Spark starts, at the login form).
+# This app names its pages itself (st.navigation below): the folder is not a navigation. The run that
+# finds the flag set is such an automatic run, so it starts over as a run of this script alone.
+if PagesManager.uses_pages_directory:
+    PagesManager.uses_pages_directory = False
+    st.rerun()
 
 st.set_page_config(page_title="Spark SQL Workbench", page_icon="⚡", layout="wide")
 
@@ -71,6 +81,7 @@ def started_gateway() -> GatewayContract:
         message = starter.error.message if isinstance(starter.error, GatewayError) else str(starter.error)
         st.error(f"The workbench could not start: {message}. Fix what it says, then reload the page.",
                  icon=":material/error:")
+        startup.no_navigation()
         st.stop()
     startup.hand_over()
     return starter.gateway

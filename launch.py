@@ -72,8 +72,12 @@ def main(argv: list[str]) -> int:
     except ConfigurationError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    from streamlit.runtime.pages_manager import PagesManager
     from streamlit.web import cli
 
+    # app.py names its pages (st.navigation): pages/ is no automatic navigation, from the first visit on
+    # (app.py says so too, but only once it ran; see the note there).
+    PagesManager.uses_pages_directory = False
     sys.argv = ["streamlit", "run", str(ROOT / "app.py"), *argv]
     return cli.main()
 

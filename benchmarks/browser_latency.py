@@ -7,6 +7,8 @@ Prints p50 and p95 of:
   not seen yet (one request to Python's completion engine);
 - keystroke to visible popup, a CTE's columns through its alias (``WITH s AS (…) SELECT s.``): the
   engine's parse of the statement, one request;
+- Ctrl+Enter right after the last keystroke to the editor showing its running state (tests/e2e/test_editor.py
+  checks that it shows; this prints how soon);
 - click on *Run all* to the first row on screen, for ``SELECT 1`` (and ``--join`` for the sample join).
 
 The workbench runs as ``streamlit run app.py`` on 127.0.0.1 with its own data directory; ``--tables N``
@@ -64,6 +66,22 @@ MEASURE_POPUP = """(expected) => {
 }"""
 
 
+# Keydown (Ctrl+Enter) -> the first frame in which the editor's status badge says Running; in window.__runningMs.
+MEASURE_RUNNING = """() => {
+  window.__runningMs = null;
+  const start = { t: null };
+  const onKey = (e) => { if (start.t === null) start.t = e.timeStamp || performance.now(); };
+  document.addEventListener("keydown", onKey, { capture: true, once: true });
+  const tick = () => {
+    const badge = document.getElementById("status");
+    const running = badge && badge.style.display !== "none" && /Running/.test(badge.textContent);
+    if (start.t !== null && running) { window.__runningMs = performance.now() - start.t; return; }
+    if (start.t === null || performance.now() - start.t < 10000) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}"""
+
+
 def pct(values, q):
     values = sorted(values)
     return values[min(len(values) - 1, max(0, round(q / 100 * (len(values) - 1))))]
@@ -80,6 +98,17 @@ def popup_ms(page, frame, before: str, key: str, expected: str) -> float:
     page.keyboard.type(key)
     frame.wait_for_function("window.__popupMs !== null", timeout=60_000)
     return frame.evaluate("window.__popupMs")
+
+
+def run_to_running_ms(page, frame, sql: str) -> float:
+    """Ctrl+Enter right after typing ``sql`` to the running state on screen; then waits for the run's end."""
+    page.keyboard.press("Escape")
+    replace_text(page, frame, sql)
+    frame.evaluate(MEASURE_RUNNING)
+    page.keyboard.press("Control+Enter")
+    frame.wait_for_function("window.__runningMs !== null", timeout=60_000)
+    frame.wait_for_function("document.getElementById('status').style.display === 'none'", timeout=120_000)
+    return frame.evaluate("window.__runningMs")
 
 
 def click_to_rows_ms(page, frame, sql: str) -> float:
@@ -136,6 +165,7 @@ def main() -> None:
             warm = [popup_ms(page, frame, "SELECT * FROM", " ", "bench_t0000") for _ in range(args.runs)]
             cold = [_cold(page, frame, i) for i in range(1, args.runs + 1)]
             cte = [_cte(page, frame, i) for i in range(1, args.runs + 1)]
+            running = [run_to_running_ms(page, frame, f"SELECT * FROM range({37 + i})") for i in range(args.runs)]
             select1 = [click_to_rows_ms(page, frame, "SELECT 1") for _ in range(args.runs)]
             join = []
             if args.join:
@@ -146,6 +176,7 @@ def main() -> None:
     show("keystroke to popup, warm (SELECT * FROM ␣)", warm)
     show("keystroke to popup, cold (t. of a table not seen yet)", cold)
     show("keystroke to popup, CTE columns (s. of WITH s AS …)", cte)
+    show("Ctrl+Enter to the running state shown", running)
     show("click to first row, SELECT 1", select1)
     if join:
         show("click to first row, the sample join", join)

@@ -16,6 +16,8 @@ from gateway.api import (LOCAL_PRINCIPAL, AdminOperation, AdminSession, ApiToken
                          SessionHandle, SessionLimitError, SessionNotFoundError, SqlExecutionError, StageProgress,
                          StatementText, StoreUnavailableError, TableDetail, TooManyLoginsError, TableInfo, TableKind, UdfClass,
                          UserInfo)
+from gateway.api.results import (CHART_AGGREGATES, DATE_BUCKETS, EXPORT_FORMATS, FILTER_OPS, ChartData, ChartSpec,
+                                 ResultPage, RowFilter, SortKey, SpoolInfo)
 from gateway.config import WorkbenchConfig, is_loopback, load_config
 from gateway.version import __version__
 
@@ -53,4 +55,6 @@ __all__ = [
     "FeatureNotInstalledError", "PageSpec", "startup_completion_dictionary",
     "Principal", "LOCAL_PRINCIPAL", "UserInfo", "ApiToken", "AdminSession", "AdminOperation",
     "AuthenticationError", "PermissionDeniedError", "TooManyLoginsError",
+    "SpoolInfo", "ResultPage", "SortKey", "RowFilter", "ChartSpec", "ChartData", "FILTER_OPS", "CHART_AGGREGATES",
+    "DATE_BUCKETS", "EXPORT_FORMATS",
 ]

@@ -105,6 +105,11 @@ SETTINGS: tuple[Setting, ...] = (
             "then fails saying so (0 = no budget)."),
     Setting("result.page_rows", 1000, "Rows in a fetched page when the client gives no max_rows."),
     Setting("result.fetch_wait_ms", 200, "How long a fetch waits for the first rows before NOT_READY."),
+    Setting("result.spool_max_rows", 10_000_000,
+            "Most rows of one operation's result spool (whole-result sort, filter, chart, export); a larger result "
+            "is spooled up to it, its Spark jobs stopped, and the spool says so."),
+    Setting("result.spool_max_bytes", 2 * 1024 * 1024 * 1024,
+            "Most Parquet bytes of one operation's result spool on disk; a larger result stops there and says so."),
     Setting("statement.max_chars", 512 * 1024, "Longest statement text accepted."),
     Setting("statement.max_nesting", 256,
             "Deepest nesting of parentheses accepted in a statement; deeper is refused as too deeply nested."),

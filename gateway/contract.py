@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from gateway.api import CORE_SECTIONS, CatalogApi, EngineApi, IdentityApi, OperationsApi, SessionsApi, WorkspaceApi
+from gateway.api import (CORE_SECTIONS, CatalogApi, EngineApi, IdentityApi, OperationsApi, ResultsApi, SessionsApi,
+                         WorkspaceApi)
 from gateway.features.completion.api import CompletionApi
 from gateway.features.jars.api import JarsApi
 from gateway.features.modules.api import ModulesApi
@@ -20,7 +21,7 @@ FEATURE_SECTIONS: tuple[type, ...] = (CompletionApi, ModulesApi, JarsApi, PlansA
 
 
 @runtime_checkable
-class GatewayContract(SessionsApi, OperationsApi, CatalogApi, WorkspaceApi, IdentityApi, EngineApi,
+class GatewayContract(SessionsApi, OperationsApi, ResultsApi, CatalogApi, WorkspaceApi, IdentityApi, EngineApi,
                       CompletionApi, ModulesApi, JarsApi, PlansApi, Protocol):
     """Every section of the gateway, core and built-in features."""
 

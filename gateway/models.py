@@ -400,6 +400,32 @@ class StatementText:
     offset: int
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+@dataclass(frozen=True)
+class LoneSurrogate:
+    """Where a text holds a lone UTF-16 surrogate (JSON's "\\ud800" escape): not text, since it cannot be
+    encoded as UTF-8 for Spark, the store or a file. Line (1-based) and position within it, as the editor
+    marks them; the statement check and REST's body check say it in the same words."""
+
+    code_point: int
+    line: int
+    position: int
+
+    def __str__(self) -> str:
+        return f"a lone UTF-16 surrogate (U+{self.code_point:04X}) at line {self.line}, position {self.position}"
+
+
+def lone_surrogate(text: str) -> Optional[LoneSurrogate]:
+    """The first lone surrogate of ``text``, or None."""
+    found = _LONE_SURROGATE.search(text)
+    if found is None:
+        return None
+    before = text[:found.start()]
+    return LoneSurrogate(ord(found.group()), before.count("\n") + 1, found.start() - (before.rfind("\n") + 1))
+
+
 def type_name(type_json_: dict) -> str:
     """Short SQL-ish label for a type JSON, for headers: BIGINT, DECIMAL(10,2), ARRAY<INT>."""
     kind = type_json_["type"]

@@ -10,8 +10,8 @@ st.title("SQL editor")
 state.show_session_notice()
 first_run.context_caption(gateway, session)
 with st.sidebar:
-    st.selectbox("Rows to show", DISPLAY_LIMITS, key="display_limit", format_func=lambda n: f"{n:,}",
-                 help="The grid and chart show this many rows; the CSV and Parquet downloads always hold the full result.")
+    st.selectbox("Rows per page", DISPLAY_LIMITS, key="display_limit", format_func=lambda n: f"{n:,}",
+                 help="Rows of a grid page; sort, filter, search, chart and downloads act on the whole result.")
 
 # The result area sits below the editor but is drawn first (see editor_panel.render): from a click on
 # Run until Python has seen it the editor hides this area, and it must show the new run by then.

@@ -53,12 +53,12 @@ def test_run_a_query_and_see_its_rows_with_types(gateway):
     assert any(b.label.startswith("Download CSV (3 rows)") for b in at.get("download_button"))
 
 
-def test_display_limit_says_rows_shown_of_rows_available_and_csv_holds_all(gateway):
+def test_grid_pages_the_whole_result_and_csv_holds_all(gateway):
     at = open_app()
     at.session_state["display_limit"] = 1_000
     at = run_sql(at, "SELECT id FROM range(2500)")
     assert len(at.dataframe[0].value) == 1_000
-    assert "Showing 1,000 of 2,500 rows available" in texts(at.warning)
+    assert "2,500 rows · rows 1–1,000" in texts(at.caption)
     spool = at.session_state["current_run"].spool
     lines = Path(spool.csv_path).read_text().splitlines()
     assert lines[0] == "id" and len(lines) == 2_501 and lines[-1] == "2499"

@@ -68,9 +68,13 @@ def render_tree(gateway, session) -> Optional[str]:
         return None
     shown = found[:MAX_LISTED]
     listing = pd.DataFrame({"name": [t.name for t in shown], "kind": [_ICONS[kind_label(t)] for t in shown]})
-    picked = st.dataframe(listing, hide_index=True, on_select="rerun", selection_mode="single-row",
+    # A click on a name (a cell) picks its table as the row's checkbox does.
+    picked = st.dataframe(listing, hide_index=True, on_select="rerun", selection_mode=["single-row", "single-cell"],
                           key="catalog_list", width="stretch", height=min(36 * (len(shown) + 1) + 4, 560))
-    rows = picked.selection.rows if picked and picked.selection else []
+    selection = picked.selection if picked else None
+    rows = list(selection.rows) if selection else []
+    rows += [cell[0] for cell in (selection.get("cells", []) if selection else [])]
+    rows = [row for row in rows if 0 <= row < len(shown)]
     if rows:
         st.session_state.selected_table = _identifier(shown[rows[0]], catalog, database)
     selected = st.session_state.get("selected_table")

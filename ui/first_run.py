@@ -7,14 +7,16 @@ from gateway import GatewayError
 
 from . import state
 
+# Names qualified by the database: the sample database is current only in the session that made it, and
+# the query (kept in the tab's draft) must work in every session, a new browser's too.
 SAMPLE_QUERY = """-- Orders and revenue per country, from the sample database
 SELECT c.country,
        count(DISTINCT o.id) AS orders,
        sum(i.quantity * p.price) AS revenue
-FROM orders o
-JOIN customers c ON o.customer_id = c.id
-JOIN order_items i ON i.order_id = o.id
-JOIN products p ON p.id = i.product_id
+FROM sample.orders o
+JOIN sample.customers c ON o.customer_id = c.id
+JOIN sample.order_items i ON i.order_id = o.id
+JOIN sample.products p ON p.id = i.product_id
 GROUP BY c.country
 ORDER BY revenue DESC"""
 
@@ -25,6 +27,7 @@ def context_caption(gateway, session) -> None:
         where = f"{gateway.get_current_catalog(session)}.{gateway.get_current_database(session)}"
     except GatewayError:
         where = "?"
+    st.session_state[state.CAPTION_DATABASE_KEY] = where
     info = gateway.get_gateway_info()
     st.caption(f"Current database **{where}** · Spark {info['spark_version']} on `{info['master']}` · "
                f"session `{str(session)[:8]}`")
@@ -42,10 +45,10 @@ def sample_database_button(gateway, session, key: str, load_query: bool = True) 
         except GatewayError as exc:
             st.error(f"The sample database could not be created: {exc.message}")
             return False
-    state.bump_schema_generation()
     if load_query:
         state.open_in_editor(SAMPLE_QUERY)
     st.toast(f"Database `sample` is ready: {', '.join(tables)}. It is now the current database.", icon=":material/science:")
+    state.bump_schema_generation()  # reruns the page itself when the current database changed
     st.rerun()
     return True
 

@@ -20,6 +20,8 @@ import streamlit as st
 
 from gateway import LOCAL_PRINCIPAL, AuthenticationError, GatewayContract, GatewayError, Principal, is_loopback
 
+from .startup import no_navigation
+
 PRINCIPAL = "principal"
 
 
@@ -30,6 +32,7 @@ def user_gateway(gateway: GatewayContract) -> GatewayContract:
         return gateway.as_user(LOCAL_PRINCIPAL)
     principal = _principal(gateway, mode)
     if principal is None:
+        no_navigation()   # the login form lists no pages
         st.stop()
     with st.sidebar:
         _account_box(principal, mode)
@@ -46,6 +49,7 @@ def _refuse_open_bind() -> None:
                  f"nothing: anyone who reaches it could run SQL as its process. Set auth.mode "
                  f"(WORKBENCH_AUTH_MODE) to builtin, proxy or oidc (docs/users.md), or bind 127.0.0.1.",
                  icon=":material/lock:")
+        no_navigation()
         st.stop()
 
 

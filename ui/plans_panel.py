@@ -20,7 +20,7 @@ def show_error(exc: GatewayError) -> None:
 
 def plan_graph(gateway, plan: dict, which: str, highlight=(), color: str = LEFT_COLOR) -> None:
     st.graphviz_chart(gateway.plan_graph(plan, which, tuple(highlight), highlight_color=color),
-                      use_container_width=True)
+                      width="stretch")
 
 
 def plan_summary(gateway, plan: dict) -> None:
@@ -36,11 +36,11 @@ def plan_summary(gateway, plan: dict) -> None:
         tables = [{"table": t["name"], "role": t["role"], "kind": t["kind"],
                    "columns": ", ".join(f"{c['name']} {c['type']}" for c in t["columns"] or [])}
                   for t in plan["tables"]]
-        st.dataframe(pd.DataFrame(tables), use_container_width=True, hide_index=True)
-        st.dataframe(pd.DataFrame(plan["functions"]), use_container_width=True, hide_index=True)
+        st.dataframe(pd.DataFrame(tables), width="stretch", hide_index=True)
+        st.dataframe(pd.DataFrame(plan["functions"]), width="stretch", hide_index=True)
         if plan["config"]:
             st.dataframe(pd.DataFrame(list(plan["config"].items()), columns=["setting", "value"]),
-                         use_container_width=True, hide_index=True)
+                         width="stretch", hide_index=True)
     with text_tab:
         st.code(gateway.plan_text(plan, "analyzed"), language="text")
         st.code(gateway.plan_text(plan, "optimized"), language="text")
@@ -104,7 +104,7 @@ def render_compare(gateway, current, files: list[str]) -> None:
         st.success(f"{left_name} and {right_name} are the same plan.")
         return
     if diff["changes"]:
-        st.dataframe(pd.DataFrame(diff["changes"]), use_container_width=True, hide_index=True)
+        st.dataframe(pd.DataFrame(diff["changes"]), width="stretch", hide_index=True)
     which = st.radio("Plan", ["optimized", "analyzed"], horizontal=True, key="plan_compare_which")
     left_graph, right_graph = st.columns(2)
     with left_graph:

@@ -1,4 +1,7 @@
-"""Showing a run: live status with Spark progress and Cancel, the paged grid, errors, CSV and Parquet."""
+"""Showing a run: live status with Spark progress and Cancel, the grid, errors, the chart and the downloads.
+
+Sorting, filtering and searching the grid are the gateway's calls over the whole spooled result
+(``result_page``), never a sort of the page the browser holds; the caption says what the answer covers."""
 from __future__ import annotations
 
 import re
@@ -7,12 +10,12 @@ import time
 import pandas as pd
 import streamlit as st
 
-from gateway import GatewayError
+from gateway import FILTER_OPS, GatewayError, RowFilter, SortKey
 
 from . import charts, downloads, profile_panel, state
 from .runs import Run, cancel_run, finish_history
 
-GRID_PAGE_ROWS = 1_000
+GRID_PAGE_ROWS = 1_000   # rows per grid page when the editor's "Rows per page" is not set
 _POLL_S = 0.5
 STRIP_AFTER_S = 1.0   # a run longer than this gets its tab's ⏳ (one page rerun)
 
@@ -60,11 +63,11 @@ def render_run(gateway, session, run: Run) -> None:
         return
     result_tab, chart_tab = st.tabs(["Result", "Chart"])
     with result_tab:
-        _result_grid(run)
+        _result_grid(gateway, session, run)
     with chart_tab:
-        if run.spool and run.spool.columns and run.spool.rows:
+        if run.spool and run.spool.columns and run.spool.total:
             names = list(frame_of(run.spool.columns, []).columns)
-            charts.render(_frame(run), run.spool.columns, names, len(run.spool.rows))
+            charts.render(gateway, session, run, names)
         else:
             st.info("Nothing to chart: run a query that returns rows, e.g. "
                     "`SELECT country, count(*) AS customers FROM customers GROUP BY country`.")
@@ -157,16 +160,42 @@ def render_error(error: dict, run: Run | None = None) -> None:
             st.code(error["exception_stack"], language="text")
 
 
-def _frame(run: Run) -> pd.DataFrame:
-    spool = run.spool
-    cached = getattr(spool, "_frame", None)
-    if cached is None:
-        cached = frame_of(spool.columns, spool.rows)
-        spool._frame = cached
-    return cached
+def _grid_request(names: list[str], run_key: str) -> tuple[list[SortKey], list[RowFilter], str]:
+    """The grid's search, sort and filter controls, as the gateway's typed request (never SQL text)."""
+    search_column, sort_column, filter_column = st.columns([2, 3, 4])
+    search = search_column.text_input("Search all rows", key=f"grid_search_{run_key}", placeholder="text in any column",
+                                      help="Finds rows of the whole result where any column contains this text "
+                                           "(ignoring case).")
+    directions = [f"{n} ↑" for n in names] + [f"{n} ↓" for n in names]
+    chosen = sort_column.multiselect("Sort whole result by", directions, key=f"grid_sort_{run_key}",
+                                     help="Sorted in the gateway over every row; the first column first.")
+    sort = [SortKey(label[:-2], label.endswith("↓")) for label in chosen]
+    with filter_column:
+        name_part, op_part, value_part = st.columns([3, 2, 3])
+        column = name_part.selectbox("Filter column", ["(no filter)"] + names, key=f"grid_filter_column_{run_key}")
+        op = op_part.selectbox("op", FILTER_OPS, key=f"grid_filter_op_{run_key}")
+        value = value_part.text_input("value", key=f"grid_filter_value_{run_key}", placeholder="typed as the column")
+    filters = []
+    if column != "(no filter)" and (value.strip() or op in ("is_null", "is_not_null")):
+        filters.append(RowFilter(column, op, value if op not in ("is_null", "is_not_null") else None))
+    return sort, filters, search.strip()
 
 
-def _result_grid(run: Run) -> None:
+def describe_page(total: int, spooled: int, complete: bool, sort: list, filters: list, search: str) -> str:
+    """What the grid shows, said plainly: "sorted by id ↓ over all 100,000 rows", "12 of 100,000 rows match"."""
+    whole = f"all {spooled:,} rows" if complete else f"the {spooled:,} rows spooled so far"
+    parts = []
+    if filters or search:
+        parts.append(f"{total:,} of {spooled:,} rows match" + ("" if complete else " (so far)"))
+    if sort:
+        parts.append("sorted by " + ", ".join(f"{k.column} {'↓' if k.descending else '↑'}" for k in sort)
+                     + f" over {whole}")
+    if not parts:
+        parts.append(rows_label(spooled) + ("" if complete else " so far"))
+    return " · ".join(parts)
+
+
+def _result_grid(gateway, session, run: Run) -> None:
     spool = run.spool
     if spool is None or not spool.columns:
         st.success("The statement ran; it returns no rows. Query a table to see a grid, e.g. "
@@ -174,32 +203,44 @@ def _result_grid(run: Run) -> None:
         return
     if profile_panel.render_explain(run):  # EXPLAIN's plan as text, not one grid cell
         return
-    frame = _frame(run)
-    shown = len(frame)
-    pages = max(1, -(-shown // GRID_PAGE_ROWS))
-    page = 1
+    names = list(frame_of(spool.columns, []).columns)
+    sort, filters, search = _grid_request(names, str(spool.operation))
+    page_rows = spool.display_limit or GRID_PAGE_ROWS
+    page_number = st.session_state.get("grid_page", 1)
+    try:
+        page = gateway.result_page(session, spool.operation, (page_number - 1) * page_rows, page_rows,
+                                   sort=sort, filters=filters, search=search or None)
+        if page_number > 1 and not page.rows:
+            st.session_state.pop("grid_page", None)  # the filter left fewer pages: back to the first
+            page_number = 1
+            page = gateway.result_page(session, spool.operation, 0, page_rows, sort=sort, filters=filters,
+                                       search=search or None)
+    except GatewayError as exc:
+        st.warning(str(exc), icon=":material/filter_alt_off:")  # a bad filter value: say why; downloads stay
+        _downloads(run)
+        return
+    frame = frame_of(page.columns, page.rows)
+    st.dataframe(frame, hide_index=True, column_config=column_labels(spool.columns, frame.columns),
+                 width="stretch", height=min(36 * (len(frame) + 1) + 4, 520))
+    pages = max(1, -(-page.total // page_rows))
+    where = f" · rows {page.offset + 1:,}–{page.offset + len(frame):,}" if pages > 1 and len(frame) else ""
+    st.caption(describe_page(page.total, page.spooled, page.complete, sort, filters, search) + where)
     if pages > 1:
-        page = st.number_input(f"Page (of {pages}, {GRID_PAGE_ROWS:,} rows each)", 1, pages, 1, key="grid_page")
-    start = (page - 1) * GRID_PAGE_ROWS
-    window = frame.iloc[start:start + GRID_PAGE_ROWS]
-    st.dataframe(window, hide_index=True, column_config=column_labels(spool.columns, frame.columns),
-                 width="stretch", height=min(36 * (len(window) + 1) + 4, 520))
-    if spool.cut:
-        more = "+" if spool.capped else ""
-        st.warning(f"Showing {shown:,} of {spool.total:,}{more} rows available (display limit "
-                   f"{spool.display_limit:,}). Download the CSV or Parquet file for all of them.", icon=":material/content_cut:")
-    else:
-        st.caption(rows_label(shown) + (f" · rows {start + 1:,}–{start + len(window):,}" if pages > 1 else ""))
-    csv_column, parquet_column = st.columns(2)
-    csv_column.download_button(f"Download CSV ({rows_label(spool.total)})", data=lambda: open(spool.csv_path, "rb"),
-                               file_name=downloads.file_name(run.name, run.started_at, "csv"), mime="text/csv",
-                               key="download_csv", icon=":material/download:", on_click="ignore")
-    if spool.parquet.ready:
-        parquet_column.download_button(
-            f"Download Parquet ({rows_label(spool.total)})", data=lambda: open(spool.parquet.path, "rb"),
-            file_name=downloads.file_name(run.name, run.started_at, "parquet"),
-            mime="application/vnd.apache.parquet", key="download_parquet", icon=":material/download:",
-            on_click="ignore", help="The full result with Spark's column types, for pandas, DuckDB or Spark")
-    else:
-        parquet_column.caption(f"No Parquet download: {spool.parquet.error or 'the result had no page to write'}). "
-                               "The CSV holds the full result.")
+        st.number_input(f"Page (of {pages:,}, {page_rows:,} rows each)", 1, pages, key="grid_page")
+    if spool.capped:
+        st.warning(f"Not the whole result: {spool.note}.", icon=":material/content_cut:")
+    _downloads(run)
+
+
+def _downloads(run: Run) -> None:
+    """The whole spooled result as a file, exported by the gateway (the same call as REST's /export)."""
+    spool = run.spool
+    label = rows_label(spool.total) + ("+" if spool.capped else "")
+    for column, (format, title, mime, key, help_text) in zip(st.columns(3), (
+            ("csv", "CSV", "text/csv", "download_csv", None),
+            ("parquet", "Parquet", "application/vnd.apache.parquet", "download_parquet",
+             "The full result with Spark's column types, for pandas, DuckDB or Spark"),
+            ("jsonl", "JSON lines", "application/x-ndjson", "download_jsonl", "One JSON object per row"))):
+        column.download_button(f"Download {title} ({label})", data=lambda f=format: open(spool.download(f), "rb"),
+                               file_name=downloads.file_name(run.name, run.started_at, format), mime=mime, key=key,
+                               icon=":material/download:", on_click="ignore", help=help_text)

@@ -1,204 +1,157 @@
-"""Running a statement from the UI: the operation, its result spool, and the session's history.
+"""Running a statement from the UI: the operation, its result spool in the gateway, and the session's history.
 
-A ``ResultSpool`` reads every page of an operation through ``fetch_results`` in a thread:
-the first ``display_limit`` rows stay in memory for the grid and the chart, and every row
-goes to a CSV file and to a Parquet file (from the pages' Arrow tables, typed as Spark returned them),
-so either download holds the full result (up to ``SPOOL_MAX_ROWS``) without running the query again
-and without collecting it in memory. No Streamlit here: the thread
-must not touch ``st``; pages read the spool's fields.
+The gateway spools every row of a run's result to Parquet (``ResultsApi.spool_result``); sort, filter, search,
+the chart and the downloads are its calls over the whole result. ``ResultSpool`` here is the page's view of
+that spool: its state, read through the contract. No Streamlit here.
 """
 from __future__ import annotations
 
-import csv
-import json
 import os
 import tempfile
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Optional
 
-import pyarrow as pa
-import pyarrow.parquet as pq
+from gateway import GatewayError, OperationStatus
 
-from gateway import GatewayError, OperationStatus, ResultType
-
-DISPLAY_LIMITS = (1_000, 10_000, 100_000)
-SPOOL_MAX_ROWS = 10_000_000
-_SPOOL_TIMEOUT_S = 6 * 3600.0
+DISPLAY_LIMITS = (1_000, 10_000, 100_000)   # rows per grid page
 
 
-def _csv_value(value):
-    if isinstance(value, (dict, list)):
-        return json.dumps(value, ensure_ascii=False)
-    return value
+class _SpoolSignal:
+    """``wait``/``is_set`` over the gateway's spool (what the editor waits for after a click on Run)."""
 
+    def __init__(self, spool: "ResultSpool", until: str) -> None:
+        self._spool, self._until = spool, until
 
-def unique_names(columns) -> list[str]:
-    """Column names made unique (Spark allows duplicates, a file's readers do not): ``x``, ``x_2``."""
-    names, seen = [], {}
-    for column in columns:
-        count = seen.get(column.name, 0)
-        seen[column.name] = count + 1
-        names.append(column.name if count == 0 else f"{column.name}_{count + 1}")
-    return names
+    def wait(self, timeout: Optional[float] = None) -> bool:
+        return self._spool._wait(self._until, timeout)
 
-
-def _nullable_nulls(kind: pa.DataType) -> pa.DataType:
-    """``kind`` with every null-typed child nullable: Spark's Arrow marks the elements of
-    ``array_compact(array(null))`` as a non-nullable null type, which Parquet refuses."""
-    def field(f: pa.Field) -> pa.Field:
-        return pa.field(f.name, _nullable_nulls(f.type), f.nullable or pa.types.is_null(f.type), f.metadata)
-
-    if pa.types.is_map(kind):
-        return pa.map_(field(kind.key_field), field(kind.item_field))
-    if pa.types.is_list(kind):
-        return pa.list_(field(kind.value_field))
-    if pa.types.is_large_list(kind):
-        return pa.large_list(field(kind.value_field))
-    if pa.types.is_struct(kind):
-        return pa.struct([field(kind.field(i)) for i in range(kind.num_fields)])
-    return kind
-
-
-def parquet_ready(table: pa.Table) -> pa.Table:
-    """``table`` as Parquet can store it (see ``_nullable_nulls``); the same table when it already can.
-    A column whose type changes is built again from its values (Arrow's cast of a list of null
-    type to a nullable one leaves its children short)."""
-    schema = pa.schema([pa.field(f.name, _nullable_nulls(f.type), f.nullable or pa.types.is_null(f.type), f.metadata)
-                        for f in table.schema], metadata=table.schema.metadata)
-    if schema.equals(table.schema):
-        return table
-    columns = [column if column.type.equals(target.type) else
-               pa.chunked_array([pa.array(column.to_pylist(), type=target.type)], type=target.type)
-               for column, target in zip(table.columns, schema)]
-    return pa.Table.from_arrays(columns, schema=schema)
-
-
-class ParquetSink:
-    """Appends pages to one Parquet file: their Arrow tables as they are, or a table built from JSON rows
-    (statements the gateway answers itself have no Arrow); every page cast to the first page's schema."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.error: Optional[str] = None
-        self._writer: Optional[pq.ParquetWriter] = None
-        self._schema: Optional[pa.Schema] = None
-
-    def write(self, page, names: list[str]) -> None:
-        if self.error is not None:
-            return
-        try:
-            if page.arrow is not None:
-                table = parquet_ready(page.arrow.rename_columns(names))
-            else:
-                table = pa.table({name: pa.array([row[i] for row in page.rows]) for i, name in enumerate(names)})
-            if self._writer is None:
-                self._schema = table.schema
-                self._writer = pq.ParquetWriter(self.path, self._schema)
-            elif not table.schema.equals(self._schema):
-                table = table.cast(self._schema)
-            self._writer.write_table(table)
-        except (pa.ArrowException, ValueError, TypeError, OSError) as exc:
-            self.error = f"{type(exc).__name__}: {exc}"
-            self.close()
-
-    def close(self) -> None:
-        if self._writer is not None:
-            try:
-                self._writer.close()
-            except (pa.ArrowException, OSError) as exc:
-                self.error = self.error or f"{type(exc).__name__}: {exc}"
-            self._writer = None
-
-    @property
-    def ready(self) -> bool:
-        return self.error is None and self._schema is not None
+    def is_set(self) -> bool:
+        return self._spool._wait(self._until, 0.0)
 
 
 class ResultSpool:
-    """Fetches all pages of one operation; keeps the first rows, writes all rows to CSV and Parquet."""
+    """The gateway's spool of one operation, as the page reads it: columns, rows so far, its end, its error."""
 
     def __init__(self, gateway, session, operation, display_limit: int, directory: Optional[str] = None) -> None:
         self.gateway, self.session, self.operation = gateway, session, operation
         self.display_limit = display_limit
-        self.columns: list = []
-        self.rows: list[list] = []
-        self.total = 0
-        self.pages = 0
-        self.error: Optional[dict] = None
-        self.info = None                      # OperationInfo captured before the operation is closed
-        self.capped = False
+        self.directory = directory          # where downloads are written for the browser
         self.ended: Optional[float] = None
-        fd, self.csv_path = tempfile.mkstemp(prefix="result-", suffix=".csv", dir=directory)
-        os.close(fd)
-        fd, parquet_path = tempfile.mkstemp(prefix="result-", suffix=".parquet", dir=directory)
-        os.close(fd)
-        self.parquet = ParquetSink(parquet_path)
-        self.first_page = threading.Event()
-        self.done = threading.Event()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name=f"ui-spool-{operation}", daemon=True)
-        self._thread.start()
+        self._created = time.monotonic()
+        self._info = None                   # the spool's last state (final once done)
+        self._operation_info = None
+        self._rows: Optional[list] = None
+        self._downloads: dict[str, str] = {}
+        self.first_page = _SpoolSignal(self, "rows")
+        self.done = _SpoolSignal(self, "done")
+        try:
+            self._info = gateway.spool_result(session, operation)
+        except GatewayError as exc:
+            self._failed = exc.to_json()
+        else:
+            self._failed = None
+
+    def _wait(self, until: str, timeout: Optional[float]) -> bool:
+        if self._failed is not None:
+            return True
+        if self._info is None or not self._info.done:
+            try:
+                self._info = self.gateway.get_result_spool(self.session, self.operation,
+                                                           wait_s=min(max(timeout or 0.0, 0.0), 3600.0), until=until)
+            except GatewayError as exc:
+                self._failed = exc.to_json()
+                return True
+            if self._info.done and self.ended is None:
+                self.ended = self._created + self._info.elapsed_s
+        return self._info.done or (until == "rows" and (self._info.rows > 0 or bool(self._info.columns)))
+
+    def _state(self):
+        self._wait("done", 0.0)
+        return self._info
+
+    @property
+    def columns(self) -> list:
+        info = self._state()
+        return list(info.columns) if info is not None else []
+
+    @property
+    def total(self) -> int:
+        info = self._state()
+        return info.rows if info is not None else 0
+
+    @property
+    def capped(self) -> bool:
+        info = self._state()
+        return bool(info and info.capped)
+
+    @property
+    def note(self) -> Optional[str]:
+        info = self._state()
+        return info.note if info is not None else None
+
+    @property
+    def error(self) -> Optional[dict]:
+        if self._failed is not None:
+            return self._failed
+        info = self._state()
+        return info.error if info is not None else None
+
+    @property
+    def info(self):
+        """The operation's info (status, statements, Spark UI link), read once the spool has ended."""
+        if self._operation_info is None and self.done.is_set() and self.operation is not None:
+            try:
+                self._operation_info = self.gateway.get_operation_info(self.session, self.operation)
+            except GatewayError:
+                pass
+        return self._operation_info
+
+    @property
+    def rows(self) -> list[list]:
+        """The first ``display_limit`` rows in the result's order (for a quick look; the grid pages the whole)."""
+        if self._rows is None or not self.done.is_set():
+            try:
+                self._rows = self.gateway.result_page(self.session, self.operation, 0, self.display_limit).rows
+            except GatewayError:
+                self._rows = []
+        return self._rows
 
     @property
     def cut(self) -> bool:
-        return self.total > len(self.rows)
+        return self.total > self.display_limit
+
+    def download(self, format: str) -> str:
+        """The whole result exported by the gateway (``export_result``) into a file for the browser; its path."""
+        path = self._downloads.get(format)
+        if path is None or not os.path.exists(path):
+            fd, path = tempfile.mkstemp(prefix="result-", suffix=f".{format}", dir=self.directory)
+            with os.fdopen(fd, "wb") as out:
+                for chunk in self.gateway.export_result(self.session, self.operation, format):
+                    out.write(chunk)
+            self._downloads[format] = path
+        return path
+
+    @property
+    def csv_path(self) -> str:
+        return self.download("csv")
 
     def stop(self) -> None:
-        self._stop.set()
-
-    def _run(self) -> None:
-        try:
-            with open(self.csv_path, "w", newline="", encoding="utf-8") as out:
-                writer = csv.writer(out)
-                for page in self.gateway.iter_results(self.session, self.operation, timeout_s=_SPOOL_TIMEOUT_S):
-                    if page.columns and not self.columns:
-                        self.columns = list(page.columns)
-                        writer.writerow([c.name for c in self.columns])
-                        names = unique_names(self.columns)
-                    if page.result_type is ResultType.ERROR:
-                        self.error = page.exception or {"root_cause": "the statement failed"}
-                        break
-                    room = self.display_limit - len(self.rows)
-                    if room > 0:
-                        self.rows.extend(page.rows[:room])
-                    writer.writerows([_csv_value(v) for v in row] for row in page.rows)
-                    if self.columns:
-                        self.parquet.write(page, names)
-                    self.total += len(page.rows)
-                    self.pages += 1
-                    self.first_page.set()
-                    if self._stop.is_set():
-                        break
-                    if self.total >= SPOOL_MAX_ROWS:
-                        self.capped = page.next_token is not None
-                        break
-        except GatewayError as exc:
-            self.error = exc.to_json()
-        except Exception as exc:  # noqa: BLE001 - shown to the user, never lost in a thread
-            self.error = {"root_cause": str(exc), "error_class": type(exc).__name__}
-        finally:
-            self.parquet.close()
-            try:
-                self.info = self.gateway.get_operation_info(self.session, self.operation)
-            except GatewayError:
-                pass
-            try:
-                self.gateway.close_operation(self.session, self.operation)
-            except GatewayError:
-                pass
-            self.ended = time.monotonic()
-            self.first_page.set()
-            self.done.set()
+        """Nothing to stop here: cancelling the operation ends the gateway's spool."""
 
     def discard(self) -> None:
-        self.stop()
-        for path in (self.csv_path, self.parquet.path):
+        """Close the operation: the gateway removes its spool; and the exported files of this page."""
+        self.info  # noqa: B018 - kept for the status line of a run that is still shown
+        try:
+            self.gateway.close_operation(self.session, self.operation)
+        except GatewayError:
+            pass
+        for path in self._downloads.values():
             try:
                 os.unlink(path)
             except OSError:
                 pass
+        self._downloads.clear()
 
 
 @dataclass
@@ -263,7 +216,7 @@ class HistoryEntry:
 
 
 def spool_dir(gateway) -> Optional[str]:
-    """Where result spools (CSV, Parquet) go: ``ui-results`` in the data directory; None if it cannot be made."""
+    """Where the browser's downloads are written: ``ui-results`` in the data directory; None if it cannot be made."""
     try:
         directory = os.path.join(gateway.get_gateway_info()["data_dir"], "ui-results")
         os.makedirs(directory, exist_ok=True)
@@ -283,7 +236,7 @@ def start_run(gateway, session, sql: str, offset: int, editor_text: str, display
 
 
 def cancel_run(gateway, session, run: Run) -> None:
-    """Cancel the operation (its Spark jobs stop) and the spool."""
+    """Cancel the operation: its Spark jobs stop, and so does the gateway's spool."""
     run.canceled = True
     if run.spool is not None:
         run.spool.stop()

@@ -52,6 +52,17 @@ class GatewayStarter:
         return time.monotonic() - self.started_at
 
 
+def _workbench() -> None:
+    """The one page of the navigation while no page can run yet (see ``no_navigation``)."""
+
+
+def no_navigation() -> None:
+    """While no page can run (Spark starting, the login form, a failed start): a hidden navigation of one
+    page, so the sidebar lists no pages. Without it the browser kept the last navigation it was sent, which
+    for a first visit was Streamlit's automatic one over the files in pages/ (``app, account, admin, …``)."""
+    st.navigation([st.Page(_workbench, title="Spark SQL Workbench", default=True)], position="hidden")
+
+
 def hand_over() -> None:
     """Once the gateway is up: what was typed during start-up goes to the editor (and runs if asked)."""
     text = st.session_state.pop(TEXT_KEY, None)
@@ -61,7 +72,15 @@ def hand_over() -> None:
 
 
 def starting_page(starter: GatewayStarter) -> None:
-    """The editor while Spark starts; reruns the app when the gateway is up. Ends the script run."""
+    """The editor while Spark starts, as the one page of a hidden navigation (so the sidebar lists no pages);
+    reruns the app when the gateway is up. Ends the script run."""
+    def starting() -> None:
+        _starting_editor(starter)
+    st.navigation([st.Page(starting, title="SQL editor", default=True)], position="hidden").run()
+    st.stop()
+
+
+def _starting_editor(starter: GatewayStarter) -> None:
     st.title("SQL editor")
     value = st.session_state.get(STARTUP_EDITOR_KEY)
     seen = st.session_state.setdefault("startup_events_seen", [])
@@ -83,7 +102,6 @@ def starting_page(starter: GatewayStarter) -> None:
     sql_editor(st.session_state.get(TEXT_KEY, state.DEFAULT_SQL), 0, dictionary=dictionary, dict_fp="startup",
                running=waiting_run, seen=seen[-10:], key=STARTUP_EDITOR_KEY)
     _wait_for_gateway(starter)
-    st.stop()
 
 
 @st.fragment(run_every=POLL_S)

@@ -7,12 +7,17 @@ from __future__ import annotations
 
 import streamlit as st
 
-from gateway import GatewayContract
+from gateway import GatewayContract, GatewayError
 
 DEFAULT_SQL = "SELECT * FROM range(10)"
 
 
 def gateway() -> GatewayContract:
+    """The logged-in user's gateway, which app.py sets. A page that Streamlit ran without app.py (its old
+    pages/ navigation, for an address like /admin before app.py ever ran) goes through app.py first, which
+    shows the login form: never a traceback, and nothing of the gateway without a login."""
+    if "gateway" not in st.session_state:
+        st.switch_page("app.py")
     return st.session_state.gateway
 
 
@@ -58,10 +63,32 @@ def next_history_id() -> int:
     return st.session_state.history_counter
 
 
+CAPTION_DATABASE_KEY = "caption_database"  # catalog.database the page's "Current database" caption shows
+
+
 def bump_schema_generation() -> int:
+    """After a statement ends: what completion and the catalog list may have changed.
+
+    A run drawn by the editor's fragments ends without a page rerun, so the caption above them kept the
+    database of before a ``USE``; when the session's database is no longer the one shown, the page reruns.
+    """
     st.session_state.schema_generation = st.session_state.get("schema_generation", 0) + 1
     st.session_state.pop("catalog_tables", None)
+    _rerun_if_database_changed()
     return st.session_state.schema_generation
+
+
+def _rerun_if_database_changed() -> None:
+    shown = st.session_state.get(CAPTION_DATABASE_KEY)
+    if shown is None or "gateway" not in st.session_state or not st.session_state.get("session_handle"):
+        return
+    try:
+        current = f"{gateway().get_current_catalog(handle())}.{gateway().get_current_database(handle())}"
+    except GatewayError:  # the caption says "?" itself; nothing to redraw for
+        return
+    if current != shown:
+        st.session_state[CAPTION_DATABASE_KEY] = current
+        st.rerun(scope="app")
 
 
 def schema_generation() -> int:

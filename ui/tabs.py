@@ -141,6 +141,11 @@ def _offline(exc: GatewayError):
     return StandInTab(tab_id, text, updated_at=time.time())
 
 
+def holds_a_draft(tab, text: str) -> bool:
+    """Does ``tab`` hold something of the user's that loading ``text`` into it would overwrite?"""
+    return bool(tab.text.strip()) and tab.text.strip() != state.DEFAULT_SQL and tab.text != text
+
+
 def open_new(gateway, text: str = "", title: Optional[str] = None):
     """A new tab at the end, made active."""
     tab = gateway.open_tab(user(), title, text)
@@ -148,8 +153,13 @@ def open_new(gateway, text: str = "", title: Optional[str] = None):
     return tab
 
 
+# A running tab's mark: a Material Symbols icon (Streamlit serves the font), not an emoji, since an emoji
+# (⏳) rendered as an empty box on a system without an emoji font (Debian's default fonts).
+RUNNING_MARK = ":material/progress_activity:"
+
+
 def _label(tab, running: set) -> str:
-    return ("⏳ " if tab.tab_id in running else "") + tab.title
+    return (f"{RUNNING_MARK} " if tab.tab_id in running else "") + tab.title
 
 
 def render_bar(gateway) -> object:
@@ -163,6 +173,12 @@ def render_bar(gateway) -> object:
     if (st.session_state.get(ACTIVE_KEY) or "").startswith(OFFLINE_PREFIX):
         st.session_state.pop(ACTIVE_KEY, None)   # a stand-in whose draft is now a tab of the store
     current = active(gateway, found)
+    request = st.session_state.get("editor_request")
+    if request and holds_a_draft(current, request["text"]):
+        # "Open in the editor" (catalog, history, saved queries) into a new tab, made here before the strip
+        # is drawn: editor_panel then finds the text in the active tab, and the strip shows that tab.
+        current = open_new(gateway, request["text"], request.get("title"))
+        found = tabs(gateway)
     running = {tab_id for tab_id, run in runs().items() if run is not None and not run.finished}
     by_id = {t.tab_id: t for t in found}
     # A click on the strip is a value that differs from the one this script put there last.

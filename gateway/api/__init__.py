@@ -4,12 +4,16 @@ Read it in one sitting, section by section (Flink's ``flink-sql-gateway-api``, D
 
 - ``sessions.SessionsApi``      open, configure, keep alive, close a session
 - ``operations.OperationsApi``  run statements, follow operations, page results
+- ``results.ResultsApi``        whole results spooled: sort, filter, search, chart, export
 - ``catalog.CatalogApi``        catalogs, databases, tables, functions, previews
 - ``workspace.WorkspaceApi``    a user's tabs, saved queries, history
 - ``identity.IdentityApi``      authenticate, ``as_user``, tokens, users, every session (admins)
 - ``engine.EngineApi``          gateway info, engine health, settings, feature pages
 - ``values`` / ``errors``       the value types and the one error family
-- ``plugins``                   the plugin API: ``Feature``, ``StatementSpec``, ``Setting``, ``PageSpec``
+- ``plugins``                   the plugin API: ``Feature``, ``StatementSpec`` (with its ``Access``),
+                                ``Setting``, ``PageSpec``
+- ``calls``                     marks on protocol calls: ``@without_principal``, ``@without_engine``,
+                                ``@loads_code``, ``@admin_only``
 
 Each feature publishes its own protocol from its folder (``gateway/features/<name>/api.py``); a front end
 reaches it with ``gateway.api(Protocol)``. Every call of every protocol passes one boundary
@@ -19,7 +23,8 @@ once. This package imports nothing of ``gateway.core``, ``gateway.spark``, ``gat
 """
 from __future__ import annotations
 
-from gateway.api.calls import needs_engine, needs_principal, protocol_calls, without_engine, without_principal
+from gateway.api.calls import (admin_only, loads_code, needs_engine, needs_principal, protocol_calls, without_engine,
+                               without_principal)
 from gateway.api.catalog import CatalogApi
 from gateway.api.engine import EngineApi
 from gateway.api.errors import *  # noqa: F401,F403 - the error family
@@ -27,17 +32,19 @@ from gateway.api.errors import __all__ as _errors
 from gateway.api.identity import (LOCAL_PRINCIPAL, AdminOperation, AdminSession, ApiToken, IdentityApi, Principal,
                                   UserInfo)
 from gateway.api.operations import OperationsApi
-from gateway.api.plugins import Feature, FeatureHost, PageSpec, Setting, StatementSpec
+from gateway.api.plugins import Access, Feature, FeatureHost, PageSpec, Setting, StatementSpec
+from gateway.api.results import ResultsApi
 from gateway.api.sessions import SessionsApi
 from gateway.api.values import *  # noqa: F401,F403 - the value types
 from gateway.api.values import __all__ as _values
 from gateway.api.workspace import WorkspaceApi
 
 # The core's sections, in the order a reader meets them; every one is implemented by the gateway itself.
-CORE_SECTIONS: tuple[type, ...] = (SessionsApi, OperationsApi, CatalogApi, WorkspaceApi, IdentityApi, EngineApi)
+CORE_SECTIONS: tuple[type, ...] = (SessionsApi, OperationsApi, ResultsApi, CatalogApi, WorkspaceApi, IdentityApi, EngineApi)
 
-__all__ = ["CORE_SECTIONS", "SessionsApi", "OperationsApi", "CatalogApi", "WorkspaceApi", "IdentityApi", "EngineApi",
+__all__ = ["CORE_SECTIONS", "SessionsApi", "OperationsApi", "ResultsApi", "CatalogApi", "WorkspaceApi", "IdentityApi", "EngineApi",
            "Principal", "LOCAL_PRINCIPAL", "UserInfo", "ApiToken", "AdminSession", "AdminOperation",
-           "Feature", "FeatureHost", "PageSpec", "Setting", "StatementSpec",
+           "Access", "Feature", "FeatureHost", "PageSpec", "Setting", "StatementSpec",
            "protocol_calls", "needs_principal", "needs_engine", "without_principal", "without_engine",
+           "loads_code", "admin_only",
            *_errors, *_values]

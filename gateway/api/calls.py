@@ -5,10 +5,18 @@ Every call needs a principal and a live engine, except those a protocol marks:
 - ``@without_principal``: the call answers a caller nobody authenticated yet (``authenticate_*``,
   ``as_user``, the engine info REST serves on open paths);
 - ``@without_engine``: the call answers while the engine is down (``get_health`` reports it).
+
+and what a non-admin may not do with it when authentication is on (``gateway/core/restrictions.py`` reads
+these marks; it names no call):
+
+- ``@loads_code``: the call puts code into the driver (a jar, a module, a function from a class): for admins
+  when ``auth.admin_only_code`` is on; ``@loads_code(uri="p")`` also refuses a local path in parameter ``p``;
+- ``@admin_only``: the call is for admins, whatever the settings.
 """
 from __future__ import annotations
 
-from typing import Callable, Protocol
+from dataclasses import dataclass
+from typing import Callable, Optional, Protocol
 
 
 def without_principal(call: Callable) -> Callable:
@@ -19,6 +27,37 @@ def without_principal(call: Callable) -> Callable:
 def without_engine(call: Callable) -> Callable:
     call.__needs_engine__ = False
     return call
+
+
+@dataclass(frozen=True)
+class CodeLoading:
+    """How a ``@loads_code`` call loads code: ``uri`` names its parameter that holds the code's URI, if any."""
+
+    uri: Optional[str] = None
+
+
+def loads_code(call: Optional[Callable] = None, *, uri: Optional[str] = None):
+    """Mark a protocol call that puts code into the driver (``@loads_code`` or ``@loads_code(uri="uri")``)."""
+
+    def mark(function: Callable) -> Callable:
+        function.__loads_code__ = CodeLoading(uri)
+        return function
+
+    return mark(call) if call is not None else mark
+
+
+def admin_only(call: Callable) -> Callable:
+    """Mark a protocol call that only admins may make when authentication is on."""
+    call.__admin_only__ = True
+    return call
+
+
+def code_loading(call: Callable) -> Optional[CodeLoading]:
+    return getattr(call, "__loads_code__", None)
+
+
+def is_admin_only(call: Callable) -> bool:
+    return getattr(call, "__admin_only__", False)
 
 
 def needs_principal(call: Callable) -> bool:

@@ -1,4 +1,4 @@
-"""The plugin API: a ``Feature`` subclass named by an entry point is the one registration point of a feature: a ``Feature`` subclass named by an entry point.
+"""The plugin API: a ``Feature`` subclass named by an entry point is the one registration point of a feature.
 
 The built-in features (modules, jars, atomic writes, plans, completion) register exactly as an
 outside plugin does (Datasette's pattern): an entry point in the group ``spark_sql_workbench.features``
@@ -7,7 +7,9 @@ class attributes, what the gateway must know before it starts (settings, stateme
 and implements hooks for the rest:
 
 - ``settings``: its settings (``gateway.config.Setting``), read from the same file and environment;
-- ``statements``: the statement kinds it adds to the grammar (``StatementSpec``);
+- ``statements``: the statement kinds it adds to the grammar (``StatementSpec``), each saying who may run
+  it (``access``: ``Access.USERS`` or ``Access.ADMINS``; a kind that says nothing is for admins) and
+  whether it loads code (``loads_code``);
 - ``pages``: its Streamlit pages (``PageSpec``: a file path, a title, an icon);
 - ``start(host)`` once the root SparkSession is up, ``stop()`` at shutdown;
 - ``handlers()``: the statement kinds it runs itself (its own or core ones, e.g. CTAS);
@@ -18,7 +20,8 @@ and implements hooks for the rest:
 - ``schema_changed``: told before and after a statement that may change the catalog;
 - ``describe_functions``/``describe_function``: add what it knows to the catalog's function infos;
 - ``api``: its protocol (a ``typing.Protocol`` in its own ``api.py``); ``calls()`` implements exactly its
-  calls, by name, and front ends reach them through ``gateway.api(protocol)``;
+  calls, by name, and front ends reach them through ``gateway.api(protocol)``; a call that loads code or is
+  for admins says so in the protocol (``@loads_code``, ``@admin_only``, ``gateway.api.calls``);
 - ``rest_routers()``: FastAPI routers over the contract, mounted under ``/v2`` (and ``/v1`` when
   ``rest_v1`` is true).
 
@@ -30,6 +33,7 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import dataclass
+from enum import Enum
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Mapping, Optional, Protocol
 
@@ -56,6 +60,18 @@ class Setting:
         return "WORKBENCH_" + self.key.replace(".", "_").upper()
 
 
+class Access(str, Enum):
+    """Who may run a statement kind when authentication is on (admins run every kind).
+
+    A kind that declares nothing is ``UNDECLARED`` and refused for non-admins: a feature opens its kinds to
+    ordinary users by saying so, never by forgetting to (fail closed).
+    """
+
+    UNDECLARED = "undeclared"  # refused for non-admins, saying the kind declares no access
+    USERS = "users"            # every signed-in user may run it (code it loads is still checked)
+    ADMINS = "admins"          # admins only, whatever else is set
+
+
 @dataclass(frozen=True)
 class StatementSpec:
     """One statement kind of the grammar and how the gateway treats it.
@@ -64,8 +80,9 @@ class StatementSpec:
     matching start wins across features, and features win over core's rules.
     ``returns_rows``: the statement answers rows. ``configures``: ``configure_session`` accepts it.
     ``read_only``: it cannot change the catalog, so completion keeps its caches.
+    ``access``: who may run it when authentication is on (``Access``; undeclared: admins only).
     ``loads_code``: it puts code into the driver (a module, a jar): for admins when
-    ``auth.admin_only_code`` is on.
+    ``auth.admin_only_code`` is on, and never from a local path for a non-admin.
     """
 
     kind: str
@@ -74,6 +91,14 @@ class StatementSpec:
     configures: bool = False
     read_only: bool = False
     loads_code: bool = False
+    access: Access = Access.UNDECLARED
+
+    def __post_init__(self) -> None:
+        try:
+            object.__setattr__(self, "access", Access(self.access))
+        except ValueError:
+            raise ConfigurationError(f"the statement kind {self.kind} declares access={self.access!r}; use one of "
+                                     f"{', '.join(repr(a.value) for a in Access)} (gateway.api.Access)") from None
 
 
 class FeatureNotInstalledError(GatewayError):

@@ -21,7 +21,6 @@ import logging
 
 from gateway.config import WorkbenchConfig
 from gateway.errors import ConfigurationError, InvalidStatementError, PermissionDeniedError
-from gateway.core.sql_lexer import comment_nesting
 from gateway.spark.backend import backend_name
 from gateway.spark.errors import ENGINE_ERRORS
 from gateway.spark.plan_guard import EngineAccess, PlanNotCheckable, describe, first_line, plan_capabilities
@@ -51,7 +50,7 @@ class EngineGuard:
 
     def check_statement(self, session, statement) -> None:
         """A runner guard: before every statement of every session."""
-        self.check_text(statement.text)
+        self.check_comments(statement.analysis.comment_depth)
         if not self.restrictions.restricted(session) or len(self.allowed) == len(EngineAccess):
             return
         try:
@@ -74,11 +73,9 @@ class EngineGuard:
                 f"make you one (`python -m gateway users set-admin {session.user}`), or allow it for every user "
                 f"with the setting auth.non_admin_allow = [{names}]")
 
-    def check_text(self, text: str) -> None:
-        if self.max_comment_nesting <= 0 or "/*" not in text:
-            return
-        depth = comment_nesting(text)
-        if depth > self.max_comment_nesting:
+    def check_comments(self, depth: int) -> None:
+        """``depth``: the statement's comment nesting, read by its one analysis (the splitter's lexer)."""
+        if 0 < self.max_comment_nesting < depth:
             raise InvalidStatementError(
                 f"the statement nests block comments {depth:,} deep; at most {self.max_comment_nesting} are accepted "
                 f"(setting statement.max_comment_nesting): Spark's lexer needs time and memory that grow much faster "

@@ -6,47 +6,45 @@ must not read the server's files or put code into the driver:
 - ``spark.sql.runSQLOnFiles`` is off in their sessions (``SELECT … FROM text.`file:///etc/passwd```
   is refused by Spark), set again before each of their statements so that a RESET cannot bring it
   back, and a SET of it is refused;
-- they run only the statement kinds of an allow-list (``USER_KINDS``: queries, DDL and DML, SET,
-  the gateway's own statements …); any other kind (``EXECUTE IMMEDIATE``, a kind nobody listed) is
-  refused, so a statement the gateway cannot read is never let through;
-- a statement that loads code (its analysis: ``ADD JAR/FILE/ARCHIVE``, ``CREATE FUNCTION … AS 'class'``
-  with or without ``USING JAR``, ``LOAD MODULE``) is refused when it names a local path (no scheme,
-  ``file:``, ``local:``), and with ``auth.admin_only_code`` (the default) it is for admins, as are jar
-  uploads and the calls that load modules or create functions;
+- they run only the statement kinds whose ``StatementSpec`` says ``access=Access.USERS`` (core's queries,
+  DDL and DML, SET …, and each feature's kinds that it opens); a kind declared ``Access.ADMINS``
+  (``EXECUTE IMMEDIATE``) or declaring nothing (a statement nobody can read, a feature's kind that
+  did not say) is refused, so a statement the gateway cannot read is never let through;
+- a statement that loads code (its analysis: a kind declared ``loads_code`` such as ``ADD JAR/FILE/ARCHIVE``
+  or a feature's ``LOAD MODULE``, and ``CREATE FUNCTION … AS 'class'`` with or without ``USING JAR``) is
+  refused when it names a local path (no scheme, ``file:``, ``local:``), and with ``auth.admin_only_code``
+  (the default) it is for admins;
+- a protocol call marked ``@loads_code`` (jar uploads, loading modules, creating functions) is checked the
+  same way (``@loads_code(uri=…)`` names the parameter whose local path is refused), and one marked
+  ``@admin_only`` is for admins (``gateway.api.calls``);
 - where the backend has Spark's parser, a statement of Spark's grammar is read by it too: a plan that
   adds jars, files or archives or creates a function from a class is code whatever the tokens said.
 
 Statements are checked by their session's owner (``Session.admin``, fixed when it was opened) on
 their ``StatementAnalysis`` (``gateway.core.statement_analysis``); contract calls by the caller's principal.
+This module names no feature: every decision reads what the kinds and calls declare.
 """
 from __future__ import annotations
 
 import functools
-from typing import Callable
+import inspect
+from typing import Callable, Optional
 from urllib.parse import urlparse
 
+from gateway.api.calls import code_loading, is_admin_only
+from gateway.api.plugins import Access
 from gateway.config import WorkbenchConfig, auth_mode
-from gateway.core.statement_analysis import StatementKind
+from gateway.core.statement_analysis import StatementKind, spec_of
 from gateway.errors import PermissionDeniedError
 from gateway.identity import current_principal
 from gateway.spark.parser import CODE_PLANS, statement_node
 
 RUN_SQL_ON_FILES = "spark.sql.runSQLOnFiles"
 _LOCAL_SCHEMES = frozenset({"", "file", "local"})
-# Contract calls that put code into the driver.
-CODE_CALLS = frozenset({"add_jar", "upload_jar", "load_module", "create_function"})
-# The statement kinds a non-admin may run (code-loading statements are checked on their own).
-USER_KINDS = frozenset({
-    "QUERY", "SHOW", "DESCRIBE", "EXPLAIN", "SET", "RESET", "USE", "CREATE", "CREATE_FUNCTION", "CREATE_TABLE_AS",
-    "DROP", "ALTER", "INSERT", "INSERT_OVERWRITE", "TRUNCATE", "MERGE", "UPDATE", "DELETE", "CACHE", "REFRESH",
-    "ANALYZE", "REPAIR", "LOAD_DATA", "COMMENT", "DECLARE", "ADD_JAR", "ADD_FILE",
-    # the gateway's own statements (features)
-    "SHOW_MODULES", "LOAD_MODULE", "UNLOAD_MODULE", "USE_MODULES", "REMOVE_JAR", "SHOW_JARS",
-    "COMPILE_PLAN", "EXECUTE_PLAN", "EXPLAIN_PLAN",
-})
-# Kinds whose leading words rule out a plan that loads code: Spark's parser is not asked about them.
-_NEVER_CODE = USER_KINDS - {"CREATE", "CREATE_FUNCTION", "ADD_JAR", "ADD_FILE", "LOAD_MODULE"}
-_NAMED_BY_WORDS = frozenset({"ADD_JAR", "ADD_FILE", "LOAD_MODULE"})  # ADD JARS, ADD ARCHIVE … as written
+# Spark's kinds whose words may hide a plan that loads code (CREATE … FUNCTION … AS 'class'): Spark's parser
+# is asked about them; every other kind's leading words rule it out, or declare it (``loads_code``).
+_MAY_HIDE_CODE = frozenset({StatementKind.CREATE, StatementKind.CREATE_FUNCTION})
+_ADMINS_ONLY = "code in the driver is for admins (auth.admin_only_code)"
 
 
 def is_local_uri(uri: str) -> bool:
@@ -74,18 +72,19 @@ class Restrictions:
             return
         analysis = statement.analysis
         user = session.user
-        if analysis.kind not in USER_KINDS:
+        spec = spec_of(analysis.kind)
+        if spec.access is not Access.USERS:
             raise self._refused(user, f"a statement of kind {analysis.kind} ({' '.join(analysis.words[:2])} …)",
-                                "only the statement kinds listed in docs/users.md are open to non-admins")
+                                self._closed_kind(analysis.kind, spec.access))
         if analysis.kind == StatementKind.SET and RUN_SQL_ON_FILES.lower() in (
                 statement.text.lower() + " " + "".join(analysis.words).lower()):  # its key, comments out
             raise self._refused(user, f"setting {RUN_SQL_ON_FILES}",
                                 "reading files through SQL is for admins; read tables instead")
         loads_code = analysis.loads_code
-        if not loads_code and analysis.core_kind and analysis.kind not in _NEVER_CODE:
+        if not loads_code and analysis.core_kind and analysis.kind in _MAY_HIDE_CODE:
             loads_code = statement_node(session.spark, statement.text) in CODE_PLANS  # Spark's own reading
         if loads_code:
-            what = (" ".join(analysis.words[:2]) if analysis.kind in _NAMED_BY_WORDS
+            what = (" ".join(analysis.words[:2]) if spec.loads_code  # ADD JARS, ADD ARCHIVE … as written
                     else analysis.kind.replace("_", " "))  # CREATE FUNCTION, not CREATE TEMPORARY
             self._check_code(user, what, analysis.resources)
         session.spark.conf.set(RUN_SQL_ON_FILES, "false")  # again: a RESET may have brought it back
@@ -96,26 +95,44 @@ class Restrictions:
                 raise self._refused(user, f"{what} of the local path {uri!r}",
                                     "a local path reads the server's files; ask an admin, or upload it as an admin")
         if self.admin_only_code:
-            raise self._refused(user, what, "code in the driver is for admins (auth.admin_only_code)")
+            raise self._refused(user, what, _ADMINS_ONLY)
+
+    @staticmethod
+    def _closed_kind(kind: str, access: Access) -> str:
+        if kind in (StatementKind.OTHER, StatementKind.EXECUTE_IMMEDIATE):
+            return "only the statement kinds listed in docs/users.md are open to non-admins"
+        if access is Access.ADMINS:
+            return f"the statement kind {kind} is declared for admins (its StatementSpec: access=Access.ADMINS)"
+        return (f"the statement kind {kind} does not declare who may run it (its StatementSpec has no access), "
+                f"so it is for admins; the feature that adds it opens it with access=Access.USERS")
 
     # -- contract calls ------------------------------------------------------------------------------
 
-    def gate(self, name: str, call: Callable) -> Callable:
-        """A feature's contract call, checked against the caller when it puts code into the driver."""
-        if name not in CODE_CALLS:
+    def gate(self, name: str, call: Callable, declared: Optional[Callable] = None) -> Callable:
+        """A feature's contract call, checked against the caller as its protocol's declaration (``declared``)
+        marks it: ``@admin_only`` is for admins, ``@loads_code`` puts code into the driver. An unmarked call
+        is returned as it is."""
+        declared = declared if declared is not None else call
+        code, admins = code_loading(declared), is_admin_only(declared)
+        if code is None and not admins:
             return call
         restrictions = self
+        what = name.replace("_", " ")
+        signature = inspect.signature(declared)
 
         @functools.wraps(call)
         def gated(*args, **kwargs):
             caller = current_principal()
             if restrictions.enabled and caller is not None and not caller.admin:
-                if name == "add_jar":
-                    uri = kwargs.get("uri", args[1] if len(args) > 1 else "")
-                    restrictions._check_code(caller.name, "ADD JAR", [str(uri)])
-                elif restrictions.admin_only_code:
-                    raise restrictions._refused(caller.name, name.replace("_", " "),
-                                                "code in the driver is for admins (auth.admin_only_code)")
+                if admins:
+                    raise restrictions._refused(caller.name, what, f"{name} is for admins (its protocol marks it "
+                                                                   f"@admin_only)")
+                uris = []
+                if code.uri is not None:  # the declaration's self first: the implementation is a bound call
+                    bound = signature.bind_partial(None, *args, **kwargs).arguments
+                    uris = [str(bound.get(code.uri, ""))]
+                if uris or restrictions.admin_only_code:
+                    restrictions._check_code(caller.name, what.upper() if uris else what, uris)
             return call(*args, **kwargs)
 
         return gated

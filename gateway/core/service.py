@@ -38,6 +38,7 @@ from gateway.core.profiles import QueryProfiles
 from gateway.core.engine_guard import EngineGuard
 from gateway.core.restrictions import Restrictions
 from gateway.core.results import ResultFetcher
+from gateway.core.result_spool import ResultSpoolCalls
 from gateway.core.sample_data import SAMPLE_DATABASE, create_sample_database
 from gateway.core.sessions import Session, SessionManager
 from gateway.core.statements import changes_schema, configure_kinds
@@ -60,7 +61,7 @@ log = logging.getLogger(__name__)
 
 # Every call of the protocols passes the boundary: the core's sections and the built-in features'.
 @boundary(core=CORE_SECTIONS, features=FEATURE_SECTIONS)
-class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
+class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls, ResultSpoolCalls):
     """The embedded SQL gateway: sessions over one root SparkSession, operations on a pool, features."""
 
     def __init__(self, config: Optional[WorkbenchConfig] = None) -> None:
@@ -107,13 +108,14 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
     def _plug(self, feature: Feature) -> None:
         """Check its calls against its protocol, start it, and wire in what it declares: handlers, guard, calls."""
         calls = dict(feature.calls())
+        declared = protocol_calls(feature.api) if feature.api is not None else {}  # with their marks
         if calls or feature.api is not None:
-            declared = set(protocol_calls(feature.api)) if feature.api is not None else set()
-            if set(calls) != declared:
+            if set(calls) != set(declared):
                 raise ConfigurationError(
                     f"feature {feature.name!r} must implement exactly the calls of its protocol "
-                    f"({getattr(feature.api, '__name__', 'no api declared')}): missing {sorted(declared - set(calls))}, "
-                    f"not declared {sorted(set(calls) - declared)}; set the class attribute `api` to its protocol")
+                    f"({getattr(feature.api, '__name__', 'no api declared')}): missing "
+                    f"{sorted(set(declared) - set(calls))}, not declared {sorted(set(calls) - set(declared))}; "
+                    f"set the class attribute `api` to its protocol")
         feature.start(self)
         self.features[feature.name] = feature
         for kind, handler in feature.handlers().items():
@@ -125,7 +127,7 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
             if name in self._feature_calls or (name in self.boundary_calls and feature.api not in FEATURE_SECTIONS):
                 raise GatewayError(f"feature {feature.name!r} provides the call {name!r}, which another part "
                                    f"of the gateway already provides")
-            self._feature_calls[name] = self.restrictions.gate(name, self.journal.after(name, call))
+            self._feature_calls[name] = self.restrictions.gate(name, self.journal.after(name, call), declared.get(name))
         if feature.api is not None and feature.api not in FEATURE_SECTIONS:
             self._plugin_gateways[feature.api] = plugin_gateway_class(feature.api)(self)
 
@@ -315,6 +317,7 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
     def close_operation(self, session: SessionHandle, operation: OperationHandle) -> None:
         op = self._operation(session, operation)
         self.operations.stop(op, OperationStatus.CLOSED, f"operation {op.handle} is closed")
+        self._discard_spool(op.handle)  # its whole-result spool goes with it
 
     def get_operation_progress(self, session: SessionHandle, operation: OperationHandle) -> OperationProgress:
         """Spark job and stage progress of a running operation (from the status tracker)."""
@@ -517,6 +520,7 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls):
             except Exception:  # one feature's cleanup must not keep the session's operations alive
                 log.exception("closing session %s: feature %s failed to clean up", session.handle, feature.name)
         for operation in self.operations.of_session(session.handle):
+            self._discard_spool(operation.handle)
             try:
                 self.operations.stop(operation, OperationStatus.CLOSED, "its session was closed")
             except GatewayError:

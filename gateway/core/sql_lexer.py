@@ -96,14 +96,17 @@ def _bracketed_comment_end(text: str, start: int) -> tuple[int, bool]:
 def comment_nesting(text: str) -> int:
     """The deepest nesting of bracketed comments as Spark's lexer reads them (an unclosed one counts):
     the engine guard refuses deep ones before Spark's lexer spends minutes and gigabytes on them."""
-    deepest = 0
-    for region in regions(text):
-        if region.kind != COMMENT or not text.startswith("/*", region.start):
-            continue
-        depth = 0
-        for found in _BRACKET.finditer(text, region.start, region.end):
-            depth += 1 if found.group() == "/*" else -1
-            deepest = max(deepest, depth)
+    return max((bracket_depth(text, region) for region in regions(text)), default=0)
+
+
+def bracket_depth(text: str, region: Region) -> int:
+    """How deep one comment region nests ``/*`` (0 for a ``--`` comment or any other region)."""
+    if region.kind != COMMENT or not text.startswith("/*", region.start):
+        return 0
+    depth = deepest = 0
+    for found in _BRACKET.finditer(text, region.start, region.end):
+        depth += 1 if found.group() == "/*" else -1
+        deepest = max(deepest, depth)
     return deepest
 
 

@@ -20,8 +20,9 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple, Optional
 
-from gateway.api.plugins import StatementSpec, feature_statements
-from gateway.core.sql_lexer import CODE, COMMENT, QUOTED_NAME, SEMICOLON, STRING, regions, without_comments
+from gateway.api.plugins import Access, StatementSpec, feature_statements
+from gateway.core.sql_lexer import (CODE, COMMENT, QUOTED_NAME, SEMICOLON, STRING, bracket_depth, regions,
+                                    without_comments)
 from gateway.errors import InvalidStatementError
 
 
@@ -69,36 +70,37 @@ class StatementKind(str):
     OTHER: "StatementKind"
 
 
+USERS = Access.USERS  # core's kinds a signed-in user may run (docs/users.md)
 CORE_STATEMENTS: tuple[StatementSpec, ...] = (
-    StatementSpec("QUERY", returns_rows=True, read_only=True),
-    StatementSpec("SHOW", returns_rows=True, read_only=True),
-    StatementSpec("DESCRIBE", returns_rows=True, read_only=True),
-    StatementSpec("EXPLAIN", returns_rows=True, read_only=True),
-    StatementSpec("SET", configures=True, read_only=True),
-    StatementSpec("RESET", configures=True, read_only=True),
-    StatementSpec("USE", configures=True),
-    StatementSpec("CREATE", configures=True),
-    StatementSpec("CREATE_FUNCTION", configures=True),
-    StatementSpec("CREATE_TABLE_AS"),
-    StatementSpec("DROP", configures=True),
-    StatementSpec("ALTER", configures=True),
-    StatementSpec("INSERT"),
-    StatementSpec("INSERT_OVERWRITE"),
-    StatementSpec("ADD_JAR", configures=True, loads_code=True),
-    StatementSpec("ADD_FILE", loads_code=True),
-    StatementSpec("TRUNCATE"),
-    StatementSpec("MERGE"),
-    StatementSpec("UPDATE"),
-    StatementSpec("DELETE"),
-    StatementSpec("CACHE"),
-    StatementSpec("REFRESH", read_only=True),
-    StatementSpec("ANALYZE"),
-    StatementSpec("REPAIR"),
-    StatementSpec("LOAD_DATA"),
-    StatementSpec("COMMENT"),
-    StatementSpec("DECLARE", read_only=True),
-    StatementSpec("EXECUTE_IMMEDIATE", returns_rows=True, loads_code=True),  # unseen SQL: fail closed
-    StatementSpec("OTHER"),
+    StatementSpec("QUERY", returns_rows=True, read_only=True, access=USERS),
+    StatementSpec("SHOW", returns_rows=True, read_only=True, access=USERS),
+    StatementSpec("DESCRIBE", returns_rows=True, read_only=True, access=USERS),
+    StatementSpec("EXPLAIN", returns_rows=True, read_only=True, access=USERS),
+    StatementSpec("SET", configures=True, read_only=True, access=USERS),
+    StatementSpec("RESET", configures=True, read_only=True, access=USERS),
+    StatementSpec("USE", configures=True, access=USERS),
+    StatementSpec("CREATE", configures=True, access=USERS),
+    StatementSpec("CREATE_FUNCTION", configures=True, access=USERS),
+    StatementSpec("CREATE_TABLE_AS", access=USERS),
+    StatementSpec("DROP", configures=True, access=USERS),
+    StatementSpec("ALTER", configures=True, access=USERS),
+    StatementSpec("INSERT", access=USERS),
+    StatementSpec("INSERT_OVERWRITE", access=USERS),
+    StatementSpec("ADD_JAR", configures=True, loads_code=True, access=USERS),
+    StatementSpec("ADD_FILE", loads_code=True, access=USERS),
+    StatementSpec("TRUNCATE", access=USERS),
+    StatementSpec("MERGE", access=USERS),
+    StatementSpec("UPDATE", access=USERS),
+    StatementSpec("DELETE", access=USERS),
+    StatementSpec("CACHE", access=USERS),
+    StatementSpec("REFRESH", read_only=True, access=USERS),
+    StatementSpec("ANALYZE", access=USERS),
+    StatementSpec("REPAIR", access=USERS),
+    StatementSpec("LOAD_DATA", access=USERS),
+    StatementSpec("COMMENT", access=USERS),
+    StatementSpec("DECLARE", read_only=True, access=USERS),
+    StatementSpec("EXECUTE_IMMEDIATE", returns_rows=True, loads_code=True, access=Access.ADMINS),  # unseen SQL: fail closed
+    StatementSpec("OTHER"),  # access undeclared: for admins (fail closed)
 )
 for _spec in CORE_STATEMENTS:
     setattr(StatementKind, _spec.kind, StatementKind(_spec.kind))
@@ -163,11 +165,18 @@ class Token(NamedTuple):
 
 def tokens(text: str) -> list[Token]:
     """The tokens of one statement, comments dropped (a semicolon ends them)."""
+    return _lex(text)[0]
+
+
+def _lex(text: str) -> tuple[list[Token], int]:
+    """The tokens of one statement and the deepest nesting of its ``/* */`` comments, in one pass."""
     out: list[Token] = []
+    comment_depth = 0
     for region in regions(text):
         if region.kind == SEMICOLON:
             break
         if region.kind == COMMENT:
+            comment_depth = max(comment_depth, bracket_depth(text, region))
             continue
         if region.kind == CODE:
             for match in _CODE_TOKEN.finditer(text, region.start, region.end):
@@ -176,7 +185,7 @@ def tokens(text: str) -> list[Token]:
                                  piece, match.start()))
         else:
             out.append(Token(region.kind, text[region.start:region.end], region.start))
-    return out
+    return out, comment_depth
 
 
 # -- the analysis ------------------------------------------------------------------------------
@@ -205,6 +214,7 @@ class StatementAnalysis:
     temporary: bool = False
     max_depth: int = 0
     assigns: bool = False          # SET k = v (not SET, SET -v, SET k: those only show)
+    comment_depth: int = 0         # deepest nesting of /* */ comments (the engine guard's limit)
 
     @property
     def core_kind(self) -> bool:
@@ -461,7 +471,7 @@ def _analyse_cached(text: str) -> StatementAnalysis:
 
 
 def _analyse(text: str) -> StatementAnalysis:
-    toks = tokens(text)
+    toks, comment_depth = _lex(text)
     words = tuple(t.upper for t in toks)
     kind = classify_words(words)
     spec = spec_of(kind)
@@ -478,7 +488,7 @@ def _analyse(text: str) -> StatementAnalysis:
         targets=_targets(kind, toks, words) if kind != StatementKind.SET else (),
         reads=_reads(toks, words) if kind not in (StatementKind.SET, StatementKind.ADD_JAR) else (),
         temporary=temporary, max_depth=_depth(words),
-        assigns=kind == StatementKind.SET and "=" in words)
+        assigns=kind == StatementKind.SET and "=" in words, comment_depth=comment_depth)
 
 
 def classify(text: str) -> StatementKind:

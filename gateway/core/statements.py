@@ -17,6 +17,7 @@ from gateway.core.sql_lexer import statement_spans
 from gateway.core.statement_analysis import (CORE_STATEMENTS, Grammar, StatementAnalysis, StatementKind,  # noqa: F401
                                              StatementSpec, analyse, classify, grammar, spec_of)
 from gateway.errors import InvalidStatementError
+from gateway.models import lone_surrogate
 
 
 def configure_kinds() -> list[str]:
@@ -62,18 +63,12 @@ MAX_NESTING = 256
 def check_text(script: str) -> None:
     """Refuse text that is not valid Unicode: a lone UTF-16 surrogate (``"\\ud800"`` in JSON) cannot
     reach Spark, the store or a JSON answer."""
-    if script.isascii():
-        return
-    try:
-        script.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        before = script[:exc.start]
-        line, position = before.count("\n") + 1, exc.start - (before.rfind("\n") + 1)
+    found = None if script.isascii() else lone_surrogate(script)
+    if found is not None:
         raise InvalidStatementError(
-            f"the statement holds a lone UTF-16 surrogate (U+{ord(script[exc.start]):04X}) at line {line}, "
-            f"position {position}: that is not valid Unicode text. Remove it, or send the character it was "
-            f"meant to be as one code point (a JSON client must pair \\ud83d with its low surrogate)",
-            line=line, position=position) from None
+            f"the statement holds {found}: that is not valid Unicode text. Remove it, or send the character it "
+            f"was meant to be as one code point (a JSON client must pair \\ud83d with its low surrogate)",
+            line=found.line, position=found.position)
 
 
 def check_nesting(analysis: StatementAnalysis, max_nesting: int) -> None:

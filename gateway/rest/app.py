@@ -19,8 +19,8 @@ from gateway.rest.authn import AuthMiddleware, check_auth_settings
 from gateway.rest.crosssite import CrossSiteMiddleware
 from gateway.rest.errors import install_error_handlers
 from gateway.rest.limits import BodyLimitMiddleware
-from gateway.rest.routes import (catalog, flink, info, operations, profiles, session_tools, sessions, statements,
-                                 users, workspace)
+from gateway.rest.routes import (catalog, flink, info, operations, profiles, results, session_tools, sessions,
+                                 statements, users, workspace)
 
 DESCRIPTION = """The Spark SQL Workbench gateway over HTTP, compatible with Apache Flink's SQL Gateway
 REST API v1 to v4 (`GET /api_versions`; unprefixed paths are v4, as in Flink), plus catalog, module and
@@ -69,7 +69,7 @@ def _common():
 
 def _v2_only():
     return [info.v2_router, sessions.v2_router, session_tools.router, statements.v2_router, operations.v2_router,
-            catalog.router, workspace.router, users.router, profiles.router] + \
+            results.router, catalog.router, workspace.router, users.router, profiles.router] + \
         _feature_routers(v1=False)
 
 

@@ -5,15 +5,11 @@ Flink's names are camelCase; the endpoints beyond Flink follow the same style.
 from __future__ import annotations
 
 import enum
-import re
 from typing import Any, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from gateway.models import MAX_TIMEOUT_MS
-
-
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+from gateway.models import MAX_TIMEOUT_MS, lone_surrogate
 
 
 def lone_surrogate_at(value: Any, where: str = "") -> Optional[str]:
@@ -21,13 +17,8 @@ def lone_surrogate_at(value: Any, where: str = "") -> Optional[str]:
 
     Such a string is not text: it cannot be encoded as UTF-8 for Spark, sqlglot, the store or a file."""
     if isinstance(value, str):
-        found = _LONE_SURROGATE.search(value)
-        if found is None:
-            return None
-        before = value[:found.start()]  # where, as the editor marks it: line and position within the line
-        line, position = before.count("\n") + 1, found.start() - (before.rfind("\n") + 1)
-        return f"{where or 'body'} holds a lone UTF-16 surrogate (U+{ord(found.group()):04X}) at line {line}, " \
-               f"position {position}"
+        found = lone_surrogate(value)
+        return None if found is None else f"{where or 'body'} holds {found}"
     if isinstance(value, dict):
         for key, item in value.items():
             name = str(key).encode("utf-8", "backslashreplace").decode("utf-8")  # printable even if it is the culprit

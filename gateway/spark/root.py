@@ -51,6 +51,10 @@ def spark_conf(config: WorkbenchConfig) -> dict[str, str]:
     data = config.data_dir
     conf = {
         "spark.ui.showConsoleProgress": "false",
+        # Progress reads each stage's running tasks from the status store, which by default writes a
+        # count at most every 100 ms and then only on the next event: tasks that start right after
+        # their stage showed "0 running" until one ended (gateway/core/progress.py). 0 writes each.
+        "spark.ui.liveUpdate.period": "0",
         "spark.ui.enabled": str(bool(config["spark.ui.enabled"])).lower(),
         "spark.ui.port": str(config["spark.ui.port"]),
         "spark.sql.warehouse.dir": str(data / "warehouse"),

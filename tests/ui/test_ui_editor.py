@@ -1,8 +1,7 @@
-"""Editor helpers without a browser: statement at the cursor, Format SQL, error marks, chart defaults."""
+"""Editor helpers without a browser: statement at the cursor, Format SQL, error marks (chart: test_ui_charts.py)."""
 import pytest
 
 from gateway import Column, GatewayError
-from ui.charts import COUNT, ChartSpec, build_chart, default_spec
 from ui.editor_panel import markers_for, statement_at
 from ui.results import frame_of
 from ui.runs import Run
@@ -42,23 +41,6 @@ def col(name, kind):
     return Column(name, {"type": kind, "nullable": True})
 
 
-def test_chart_defaults_follow_column_types():
-    day, country, amount, n = col("day", "DATE"), col("country", "VARCHAR"), col("amount", "DECIMAL"), col("n", "BIGINT")
-    spec = default_spec([day, country, amount], ["day", "country", "amount"])
-    assert (spec.x, spec.y, spec.color, spec.mark) == ("day", "amount", "country", "line")
-    spec = default_spec([country, n], ["country", "n"])
-    assert (spec.x, spec.y, spec.mark) == ("country", "n", "bar")
-    assert default_spec([country], ["country"]).y == COUNT
-    assert default_spec([n, amount], ["n", "amount"]).mark == "point"
-    frame = frame_of([day, country, amount], [["2024-01-01", "DE", 1.5], ["2024-01-02", "FR", 2.0]])
-    names = ["day", "country", "amount"]
-    bars = build_chart(frame, [day, country, amount], names, ChartSpec("country", "amount", None, "bar")).to_dict()
-    assert bars["mark"]["type"] == "bar" and bars["encoding"]["y"]["aggregate"] == "sum"
-    line = build_chart(frame, [day, country, amount], names, default_spec([day, country, amount], names)).to_dict()
-    assert line["mark"]["type"] == "line" and line["encoding"]["x"]["type"] == "temporal"
-    assert line["encoding"]["color"]["field"] == "country"
-
-
 def test_duplicate_result_column_names_stay_apart():
     frame = frame_of([col("x", "BIGINT"), col("x", "BIGINT")], [[1, 2]])
     assert list(frame.columns) == ["x", "x_2"]
@@ -79,19 +61,6 @@ def test_error_text_is_plain_with_class_and_sqlstate_once():
     assert message.startswith("The table or view `x` cannot be found.") and "42P01" not in message
     assert "TABLE_OR_VIEW_NOT_FOUND" not in message and "$anonfun$apply$1" in message
     assert error_message({"root_cause": "plain"}) == "plain"
-
-
-def test_chart_y_axis_names_the_aggregate_it_applies():
-    country, amount = col("country", "VARCHAR"), col("amount", "DECIMAL")
-    frame = frame_of([country, amount], [["FR", 1.0], ["FR", 2.5], ["DE", 4.0]])
-    names = ["country", "amount"]
-    for aggregate, title in [("sum", "Sum of amount"), ("mean", "Average of amount"), ("max", "Maximum of amount")]:
-        y = build_chart(frame, [country, amount], names, ChartSpec("country", "amount", None, "bar", aggregate)).to_dict()["encoding"]["y"]
-        assert (y["aggregate"], y["title"]) == (aggregate, title)
-    y = build_chart(frame, [country, amount], names, ChartSpec("country", "amount", None, "bar", "none")).to_dict()["encoding"]["y"]
-    assert "aggregate" not in y and y["title"] == "amount" and y["stack"] == "zero"   # rows stack, never overlap
-    with pytest.raises(ValueError, match="unknown aggregate 'median'"):
-        build_chart(frame, [country, amount], names, ChartSpec("country", "amount", None, "bar", "median"))
 
 
 def test_number_columns_are_right_aligned_and_one_row_is_singular():

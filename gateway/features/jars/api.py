@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Optional, Protocol, runtime_checkable
 
+from gateway.api.calls import loads_code
 from gateway.models import JarInfo, UdfClass
 from gateway.handles import SessionHandle
 
@@ -20,18 +21,21 @@ class JarsApi(Protocol):
     def list_jars(self, session: SessionHandle) -> list[JarInfo]:
         """This session's jars (not the JVM's), each with the functions that use it."""
 
+    @loads_code(uri="uri")
     def add_jar(self, session: SessionHandle, uri: str) -> JarInfo:
         """ADD JAR: a path, file://, http(s)://, hdfs:// or s3a:// URI, copied into the jar store."""
 
     def remove_jar(self, session: SessionHandle, uri: str) -> list[str]:
         """REMOVE JAR for this session; returns the functions that stop resolving here."""
 
+    @loads_code
     def upload_jar(self, session: SessionHandle, filename: str, data: bytes) -> JarInfo:
         """Validate, store by content hash and add an uploaded jar (or .py/.zip/.whl)."""
 
     def list_udf_classes(self, session: SessionHandle, jar: str) -> list[UdfClass]:
         """Classes in one of the session's jars that CREATE FUNCTION can use."""
 
+    @loads_code
     def create_function(self, session: SessionHandle, name: str, class_name: str, jar: str,
                         temporary: bool = True, language: str = "JAVA") -> None:
         """CREATE [TEMPORARY] FUNCTION name AS class USING JAR jar, quoted right."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gateway.config import Setting
 from gateway.core.statements import StatementKind
-from gateway.api.plugins import Feature, PageSpec, StatementSpec
+from gateway.api.plugins import Access, Feature, PageSpec, StatementSpec
 from gateway.features.jars.api import JarsApi
 from gateway.features.jars.resources import JARS, REMOVE_JAR, SHOW_JARS, JarResources, ResourceManager, _manager
 from gateway.features.jars.function_sql import create_function_statement
@@ -22,9 +22,9 @@ class JarsFeature(Feature):
         Setting("jars.download_timeout_s", 60.0, "Most time the download of a jar from an http(s):// URI may take in all (a slow or stalled server is cut off then); a cancel stops it at once."),
     )
     statements = (
-        StatementSpec(REMOVE_JAR, (("REMOVE", "JAR"), ("REMOVE", "JARS")), configures=True),
+        StatementSpec(REMOVE_JAR, (("REMOVE", "JAR"), ("REMOVE", "JARS")), configures=True, access=Access.USERS),
         StatementSpec(SHOW_JARS, (("SHOW", "JARS"), ("LIST", "JAR"), ("LIST", "JARS")), returns_rows=True,
-                      read_only=True),
+                      read_only=True, access=Access.USERS),
     )
     pages = (PageSpec("pages/jars.py", "Jars", ":material/inventory_2:", order=40),)
 

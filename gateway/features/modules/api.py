@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Optional, Protocol, runtime_checkable
 
+from gateway.api.calls import loads_code
 from gateway.models import FunctionOrigin, ModuleInfo, ModuleTypeInfo, PropertySpec
 from gateway.handles import SessionHandle
 
@@ -20,6 +21,7 @@ class ModulesApi(Protocol):
     def list_modules(self, session: SessionHandle, full: bool = False) -> list[ModuleInfo]:
         """Used modules in resolution order (``full``: then the unused ones)."""
 
+    @loads_code
     def load_module(self, session: SessionHandle, name: str, properties: Optional[dict] = None) -> ModuleInfo:
         """LOAD MODULE: create a module (type = ``properties['type']``, else the name) and append it."""
 

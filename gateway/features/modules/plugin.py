@@ -6,7 +6,7 @@ from typing import Optional
 
 from gateway.config import Setting
 from gateway.errors import ConfigurationError, GatewayError
-from gateway.api.plugins import Feature, PageSpec, StatementSpec
+from gateway.api.plugins import Access, Feature, PageSpec, StatementSpec
 from gateway.features.modules.api import ModulesApi
 from gateway.features.modules.annotate import annotate_function, annotate_functions
 from gateway.features.modules.core import CoreModuleFactory
@@ -63,10 +63,10 @@ class ModulesFeature(Feature):
     )
     statements = (
         StatementSpec(SHOW_MODULES, (("SHOW", "MODULES"), ("SHOW", "FULL", "MODULES")), returns_rows=True,
-                      read_only=True),
-        StatementSpec(LOAD_MODULE, (("LOAD", "MODULE"),), configures=True, loads_code=True),
-        StatementSpec(UNLOAD_MODULE, (("UNLOAD", "MODULE"),), configures=True),
-        StatementSpec(USE_MODULES, (("USE", "MODULES"),), configures=True),
+                      read_only=True, access=Access.USERS),
+        StatementSpec(LOAD_MODULE, (("LOAD", "MODULE"),), configures=True, loads_code=True, access=Access.USERS),
+        StatementSpec(UNLOAD_MODULE, (("UNLOAD", "MODULE"),), configures=True, access=Access.USERS),
+        StatementSpec(USE_MODULES, (("USE", "MODULES"),), configures=True, access=Access.USERS),
     )
     pages = (PageSpec("pages/modules.py", "Modules", ":material/extension:", order=30),)
 

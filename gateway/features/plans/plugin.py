@@ -6,7 +6,7 @@ from typing import Optional
 
 from gateway.config import Setting
 from gateway.errors import InvalidRequestError
-from gateway.api.plugins import Feature, PageSpec, StatementSpec
+from gateway.api.plugins import Access, Feature, PageSpec, StatementSpec
 from gateway.features.plans.api import PlansApi
 from gateway.features.plans.compiler import plan_text
 from gateway.features.plans.plan_calls import PlanCalls
@@ -30,9 +30,10 @@ class PlansFeature(Feature):
                 "Spark versions a new plan accepts: same-minor (4.3.x), same-major (4.x) or same-version."),
     )
     statements = (
-        StatementSpec(COMPILE_PLAN, (("COMPILE", "PLAN"),), returns_rows=True),
-        StatementSpec(EXECUTE_PLAN, (("EXECUTE", "PLAN"), ("COMPILE", "AND", "EXECUTE", "PLAN")), returns_rows=True),
-        StatementSpec(EXPLAIN_PLAN, (("EXPLAIN", "PLAN"),), returns_rows=True, read_only=True),
+        StatementSpec(COMPILE_PLAN, (("COMPILE", "PLAN"),), returns_rows=True, access=Access.USERS),
+        StatementSpec(EXECUTE_PLAN, (("EXECUTE", "PLAN"), ("COMPILE", "AND", "EXECUTE", "PLAN")), returns_rows=True,
+                      access=Access.USERS),
+        StatementSpec(EXPLAIN_PLAN, (("EXPLAIN", "PLAN"),), returns_rows=True, read_only=True, access=Access.USERS),
     )
     pages = (PageSpec("pages/plans.py", "Plans", ":material/schema:", order=50),)
 

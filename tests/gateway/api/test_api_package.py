@@ -46,7 +46,7 @@ print(len(CORE_SECTIONS), sum(len(protocol_calls(s)) for s in CORE_SECTIONS))
 """)
     assert done.returncode == 0, done.stderr
     sections, calls = map(int, done.stdout.split())
-    assert sections == 6 and calls >= 50
+    assert sections == 7 and calls >= 50
 
 
 def test_each_section_is_small_enough_to_read_at_once():

@@ -30,8 +30,10 @@ def test_a_lone_surrogate_is_a_400_that_says_so(http, rest_session):  # noqa: F8
 
 
 def test_a_lone_surrogate_through_the_contract(gateway, session):
-    with pytest.raises(InvalidStatementError, match="surrogate"):
-        gateway.execute_statement(session, "SELECT 1 -- \ud83d")
+    """Said in the words REST's body check uses (one helper, gateway.models.lone_surrogate), with where."""
+    with pytest.raises(InvalidStatementError, match=r"lone UTF-16 surrogate \(U\+D83D\) at line 2, position 3") as caught:
+        gateway.execute_statement(session, "SELECT 1\n-- \ud83d")
+    assert caught.value.details == {"line": 2, "position": 3}
 
 
 @pytest.mark.parametrize("statement", [

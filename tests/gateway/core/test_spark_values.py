@@ -2,7 +2,7 @@
 
 For each expression below, in several session time zones, the result goes through the gateway's
 rows (what the grid shows), REST JSON, REST Arrow, the DB-API client (Arrow and JSON pages) and
-the CSV and Parquet downloads (``ui.runs.ResultSpool``); each value is rendered as Spark would
+the CSV and Parquet exports of the gateway's result spool (``export_result``); each value is rendered as Spark would
 cast it (``tests/spark_strings.py``) and compared with ``CAST(expr AS STRING)`` run in the same
 session. Three plan shapes per expression: a projection of constants (computed in the driver), a
 small result (one job) and a streamed one (partition by partition).
@@ -10,6 +10,7 @@ small result (one job) and a streamed one (partition by partition).
 from __future__ import annotations
 
 import csv
+import io
 import datetime as dt
 import json
 
@@ -20,7 +21,6 @@ import pytest
 from conftest import run_all
 from rest_support import Http, server  # noqa: F401 - fixture
 from spark_strings import day_time_string, java_double, spark_string
-from ui.runs import ResultSpool
 from workbench_client import GatewayClient, connect
 
 EXPRESSIONS = [
@@ -179,22 +179,22 @@ def test_gateway_rows_rest_and_downloads_agree_with_spark_string_cast(gateway, s
                          f"REST Arrow ({shape}, {zone})")
 
             operation = gateway.execute_statement(session, query)
-            spool = ResultSpool(gateway, session, operation, display_limit=10, directory=str(tmp_path))
-            assert spool.done.wait(120), "the download spool did not finish"
-            assert spool.error is None and spool.parquet.error is None, (spool.error, spool.parquet.error)
-            _assert_same(_first_row_strings(spool.rows, types, zone), wanted, f"grid rows ({shape}, {zone})")
-            with open(spool.csv_path, newline="", encoding="utf-8") as handle:
-                reader = csv.reader(handle)
-                next(reader)
-                first = next(reader)
+            gateway.spool_result(session, operation)
+            spooled = gateway.get_result_spool(session, operation, wait_s=120)
+            assert spooled.done and spooled.error is None, spooled
+            grid = gateway.result_page(session, operation, 0, 10).rows
+            _assert_same(_first_row_strings(grid, types, zone), wanted, f"grid rows ({shape}, {zone})")
+            reader = csv.reader(io.StringIO(b"".join(gateway.export_result(session, operation, "csv")).decode()))
+            next(reader)
+            first = next(reader)
             _assert_same([spark_string(_csv_value(v, t), t, zone) for v, t in zip(first, types)], wanted,
                          f"CSV download ({shape}, {zone})")
-            parquet = pq.read_table(spool.parquet.path)
+            parquet = pq.read_table(io.BytesIO(b"".join(gateway.export_result(session, operation, "parquet"))))
             assert parquet.num_rows == len(rows)
             parquet_first = [_arrow_values(parquet.column(i).slice(0, 1))[0] for i in range(parquet.num_columns)]
             _assert_same([spark_string(v, t, zone) for v, t in zip(parquet_first, types)], wanted,
                          f"Parquet download ({shape}, {zone})")
-            spool.discard()
+            gateway.close_operation(session, operation)
     finally:
         gateway.close_session(session)
         gateway.close_session(rest)

@@ -197,7 +197,8 @@ def test_sparks_parser_is_asked_when_tokens_cannot_rule_code_out(restrictions, a
     ("SELECT " + "/*" * 500 + "*/" * 500 + " 1", 500),
 ])
 def test_comment_nesting_reads_comments_as_the_splitter_does(text, depth):
-    """The engine guard's depth limit and the splitter read comments with the one lexer."""
+    """The engine guard's depth limit and the splitter read comments with the one lexer: the guard reads
+    the depth from the statement's analysis, made once at the split."""
     from gateway.core.sql_lexer import comment_nesting
 
-    assert comment_nesting(text) == depth
+    assert comment_nesting(text) == depth == analyse(text).comment_depth

@@ -321,8 +321,51 @@
     document.getElementById("run-selection").disabled = editor.getSelection().isEmpty();
   });
 
+  // --- drafts kept up to the last keystroke ------------------------------------------------------
+  // Keystrokes in the debounce before a reload or a closed tab were lost: the page goes before its
+  // last value reaches Python. Each edit is also kept, synchronously, in this browser's localStorage
+  // for its tab ("text", and "base": the tab's text in the workbench it was typed over); when the same
+  // tab loads again and the workbench still holds that base, the kept text comes back and is handed
+  // over. Once Python has the text (or holds something newer, from elsewhere) the copy goes.
+  const DRAFT_PREFIX = "workbench-draft:";
+  let settingText = false;      // the editor's text is being set from Python's, not typed
+  let tabBase = null;           // the tab's text as the workbench last gave or saved it
+  function draftKey() { return currentTab ? DRAFT_PREFIX + currentTab : null; }
+  function keepLocally() {
+    const key = draftKey();
+    if (!key || settingText) return;
+    try {
+      const text = editor.getValue();
+      if (text === tabBase) { localStorage.removeItem(key); return; }
+      const held = JSON.parse(localStorage.getItem(key) || "null");
+      localStorage.setItem(key, JSON.stringify({ text: text, base: held ? held.base : tabBase }));
+    } catch (e) { /* storage full or off: the debounce still saves */ }
+  }
+  function takeBackKept(givenText) {
+    const key = draftKey();
+    if (!key) return;
+    try {
+      const held = JSON.parse(localStorage.getItem(key) || "null");
+      if (!held || held.text === givenText || held.base !== givenText) { localStorage.removeItem(key); return; }
+      settingText = true;
+      editor.session.doc.setValue(held.text);
+      settingText = false;
+      editor.navigateFileEnd();
+      emit("change");
+    } catch (e) { settingText = false; }
+  }
+  function savedByPython(text) {
+    tabBase = text;
+    const key = draftKey();
+    try {
+      const held = key && JSON.parse(localStorage.getItem(key) || "null");
+      if (held && held.text === text) localStorage.removeItem(key);
+    } catch (e) { /* nothing kept */ }
+  }
+
   // Hand the text over after typing stops (not per keystroke); clear error marks on edit.
   editor.session.on("change", function () {
+    keepLocally();
     clearMarkers();
     if (debounceTimer) clearTimeout(debounceTimer);
     debounceTimer = setTimeout(function handOver() {
@@ -377,14 +420,18 @@
       }
       currentTab = args.tab === undefined ? null : args.tab;
       knownVersion = args.version;
+      tabBase = args.text || "";
       if (editor.getValue() !== args.text) {
+        settingText = true;
         editor.session.doc.setValue(args.text || "");
+        settingText = false;
         lastSentText = args.text || "";
         editor.clearSelection();
         editor.navigateFileEnd();
       } else if (firstRender) {
         lastSentText = args.text || "";
       }
+      takeBackKept(args.text || "");
       completionCache.clear();
       if (firstRender) editor.focus();
     }
@@ -395,7 +442,9 @@
       hideLastResult(false);
       post({ id: nonce + "-" + (++counter), action: "ran", tab: currentTab });
     }
-    sentTexts.forEach(function (sent) { if ((args.seen || []).indexOf(sent.id) >= 0) savedText = sent.text; });
+    sentTexts.forEach(function (sent) {
+      if ((args.seen || []).indexOf(sent.id) >= 0) { savedText = sent.text; savedByPython(sent.text); }
+    });
     showRunning(!!args.running || localRunId !== null);
     receiveDictionary(args);
     receiveColumns(args.columns);

@@ -10,10 +10,15 @@ from fastapi import APIRouter, Request
 from gateway.rest.deps import service_of
 
 try:
-    from gateway.api import Feature, Setting, StatementSpec
-except ImportError:  # a checkout from before gateway.api: the shared venv installs one copy of this plugin
-    from gateway.config import Setting
-    from gateway.features import Feature, StatementSpec
+    from gateway.api import Access, Feature, Setting, StatementSpec
+    OPEN_TO_USERS = {"access": Access.USERS}  # every signed-in user may run ECHO (undeclared: admins only)
+except ImportError:  # a checkout from before gateway.api.Access: the shared venv installs one copy of this plugin
+    try:
+        from gateway.api import Feature, Setting, StatementSpec
+    except ImportError:
+        from gateway.config import Setting
+        from gateway.features import Feature, StatementSpec
+    OPEN_TO_USERS = {}
 
 
 class EchoApi(Protocol):
@@ -29,7 +34,7 @@ class EchoFeature(Feature):
     name = "wb_echo"
     description = "ECHO 'text' answers the text (with a prefix), and counts the echoes of each session."
     settings = (Setting("wb_echo.prefix", "", "Put before every echoed text."),)
-    statements = (StatementSpec(ECHO, (("ECHO",),), returns_rows=True, read_only=True),)
+    statements = (StatementSpec(ECHO, (("ECHO",),), returns_rows=True, read_only=True, **OPEN_TO_USERS),)
     api = EchoApi
 
     def handlers(self):
