@@ -36,6 +36,13 @@ SETTINGS: tuple[Setting, ...] = (
             "Address Spark's web UI binds (the driver's SPARK_LOCAL_IP); 0.0.0.0 opens it to the network."),
     Setting("spark.ui.port", 4040,
             "First port Spark's web UI tries; when it is taken Spark tries the next ones (spark.port.maxRetries, 16)."),
+    Setting("engine.kind", "embedded",
+            "Where statements run: embedded (a Spark driver inside the workbench process, spark.* settings) or "
+            "connect (an existing Spark Connect server at engine.url; nothing of Spark runs in the workbench, "
+            "docs/engines.md)."),
+    Setting("engine.url", "",
+            "engine.kind = connect: the Spark Connect server, sc://host:port/;token=…;use_ssl=true (the token is "
+            "Spark 4's static-token auth; set it in the environment, not the file)."),
     Setting("metastore.uri", "",
             "Remote Hive metastore (thrift://host:9083); empty for the embedded Derby metastore."),
     Setting("metastore.hive_support", True, "Use a Hive metastore; false uses Spark's in-memory catalog."),
@@ -191,6 +198,62 @@ def auth_mode(config: "WorkbenchConfig") -> str:
                 raise ConfigurationError(f"auth.trusted_proxies has {entry!r}, which is not an IP address or "
                                          f"network; use e.g. 127.0.0.1 or 10.0.0.0/8") from None
     return mode
+
+
+ENGINE_KINDS = ("embedded", "connect")
+_CONNECT_URL_FORM = "sc://host:port/;token=…;use_ssl=true (port defaults to 15002; parameters optional)"
+
+
+def engine_kind(config: "WorkbenchConfig") -> str:
+    """The configured engine.kind, checked; with connect, engine.url is checked too (``connect_url``)."""
+    kind = str(config["engine.kind"]).strip().lower()
+    if kind not in ENGINE_KINDS:
+        raise ConfigurationError(f"engine.kind (environment WORKBENCH_ENGINE_KIND) is {config['engine.kind']!r}; "
+                                 f"use one of {', '.join(ENGINE_KINDS)} (docs/engines.md)")
+    if kind == "connect":
+        connect_url(config)
+    return kind
+
+
+def connect_url(config: "WorkbenchConfig") -> str:
+    """engine.url checked against the form Spark Connect's client reads (pyspark's DefaultChannelBuilder), with
+    an error that says what is wrong and the form expected; never the URL itself in the error (it may hold a token)."""
+    from urllib.parse import urlparse
+
+    url = str(config["engine.url"]).strip()
+
+    def bad(what: str) -> ConfigurationError:
+        return ConfigurationError(f"engine.url (environment WORKBENCH_ENGINE_URL) {what}; engine.kind = connect "
+                                  f"expects {_CONNECT_URL_FORM}")
+
+    if not url:
+        raise bad("is empty")
+    if not url.startswith("sc://"):
+        raise bad(f"starts with {url.split('://')[0][:10]!r}://, not sc://" if "://" in url else "has no sc:// scheme")
+    parsed = urlparse("http" + url[2:])
+    if parsed.path not in ("", "/"):
+        raise bad(f"has the path {parsed.path!r}; only parameters may follow the host and port, after '/;'")
+    if parsed.query or parsed.fragment:
+        raise bad("has a '?' query or '#' fragment; parameters follow '/;' separated by ';'")
+    if not parsed.hostname:
+        raise bad("names no host")
+    try:
+        port = parsed.port
+    except ValueError:
+        raise bad("has a port that is not a number from 1 to 65535") from None
+    if port == 0:
+        raise bad("has port 0")
+    params: dict[str, str] = {}
+    for part in filter(None, parsed.params.split(";")):
+        key, sep, value = part.partition("=")
+        if not sep or not key or "=" in value:
+            raise bad(f"has the parameter {key or part[:20]!r} that is not one key=value pair")
+        params[key] = value
+    if params.get("use_ssl", "false").lower() not in ("true", "false"):
+        raise bad("has use_ssl that is neither true nor false")
+    if "token" in params and not params["token"]:
+        raise bad("has an empty token")
+    return url
 
 
 def all_settings() -> tuple[Setting, ...]:

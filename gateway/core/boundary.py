@@ -43,6 +43,8 @@ def mapped(exc: Exception, doing: str) -> GatewayError:
         return EngineDownError(ENGINE.failure or str(exc))
     if is_engine_failure(exc):
         error = error_json(exc)
+        if error["error_class"] == "ENGINE_DOWN":  # Spark Connect's server is gone: 503, this call only
+            return EngineDownError(f"{doing}: {error['root_cause']}", error_class="ENGINE_DOWN")
         return SqlExecutionError(f"{doing}: {error['root_cause']}", error)
     error_id = uuid.uuid4().hex[:12]
     log.error("%s: internal error %s", doing, error_id, exc_info=exc)

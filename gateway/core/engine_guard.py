@@ -23,6 +23,7 @@ from gateway.config import WorkbenchConfig
 from gateway.errors import ConfigurationError, InvalidStatementError, PermissionDeniedError
 from gateway.core.operations import current_operation
 from gateway.core.parameters import placeholder_text
+from gateway.spark.backend import backend_name
 from gateway.spark.errors import ENGINE_ERRORS
 from gateway.spark.plan_guard import EngineAccess, PlanNotCheckable, describe, first_line, plan_capabilities
 
@@ -59,7 +60,7 @@ class EngineGuard:
             findings = plan_capabilities(session.spark, checked, self.allowed)
         except PlanNotCheckable:
             raise PermissionDeniedError(
-                f"statements of {session.user!r} cannot be checked on this Spark backend (it offers no Catalyst "
+                f"statements of {session.user!r} cannot be checked on {backend_name(session.spark)} (it offers no Catalyst "
                 f"plans), so they are refused: an admin can run them, or allow them all with auth.non_admin_allow "
                 f"= {list(ALLOW_NAMES)}") from None
         except ENGINE_ERRORS:

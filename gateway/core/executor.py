@@ -27,9 +27,10 @@ from gateway.core.parameters import marker_names
 from gateway.core.operations import Operation, bind_current
 from gateway.core.results import ResultFetcher
 from gateway.core.serialization import error_json, type_json
+from gateway.spark.backend import Capability, supports
 from gateway.spark.conf import restore_conf
-from gateway.spark.errors import ENGINE_ERRORS, is_engine_failure
-from gateway.spark.jobs import clear_job_group, use_scheduler_pool
+from gateway.spark.errors import ENGINE_DOWN, ENGINE_ERRORS, is_engine_failure
+from gateway.spark.jobs import begin_jobs, clear_job_group, use_scheduler_pool
 from gateway.spark.scheduler import pool_for
 from gateway.core.stream_budget import StreamBudget
 from gateway.core.statements import MAX_NESTING, Statement, StatementKind, split_script
@@ -98,7 +99,6 @@ class StatementRunner:
     def run(self, operation: Operation, on_timeout: Callable[[Operation], None]) -> None:
         session = operation.session
         spark = session.spark
-        sc = spark.sparkContext
         statements = self.split(operation.statement)
         stream: Optional[ArrowBatchStream] = None
         restore: dict = {}
@@ -116,7 +116,7 @@ class StatementRunner:
                 return  # canceled or closed while pending
             operation.start_timer(on_timeout)
             # Spark's UI shows the description: who ran what (the audit log is the store's history).
-            sc.setJobGroup(operation.job_group, f"{session.user}: {operation.statement[:200]}", interruptOnCancel=True)
+            begin_jobs(spark, operation.job_group, f"{session.user}: {operation.statement[:200]}")
             restore = _apply_config(spark, operation.config)
             for statement in statements:
                 current = statement
@@ -266,6 +266,8 @@ class StatementRunner:
             if operation.summaries:
                 operation.summaries[-1].status = "ERROR"
                 operation.summaries[-1].error = error
+        if error.get("error_class") == ENGINE_DOWN:  # Spark Connect's server is gone: the session's state with it
+            operation.session.engine_lost = error["root_cause"]
         operation.exception = error
         operation.fetcher.fail(error)
         if is_engine_failure(exc) or isinstance(exc, GatewayError):
@@ -303,6 +305,8 @@ def prepare_stream(df, schema, timezone: str) -> ArrowBatchStream:
     and after ``cancelJobGroup`` that thread waited forever (measured on Spark 4.3.0); with
     AQE off the stages run inside the per-partition jobs, which cancel cleanly.
     """
+    if not supports(df.sparkSession, Capability.PARTITION_STREAM):
+        return ArrowBatchStream(df, schema, timezone)  # plans nothing here (Spark Connect): two round trips saved
     restore = _apply_config(df.sparkSession, {"spark.sql.adaptive.enabled": "false"})
     try:
         return ArrowBatchStream(df, schema, timezone)

@@ -27,6 +27,7 @@ from typing import Callable, Optional
 
 from gateway.errors import EngineDownError
 from gateway.models import OperationStatus
+from gateway.spark.backend import Capability, supports
 from gateway.spark.errors import ENGINE_ERRORS
 from gateway.spark.liveness import HeapGauge, driver_lost, jvm_exit_code, jvm_pid
 
@@ -156,8 +157,8 @@ class HealthWatchdog:
                              f"workbench process is lost. The process exits so that its supervisor starts a new one; "
                              f"open a new session then")
             return
-        if self.memory_fraction <= 0:
-            return
+        if self.memory_fraction <= 0 or not supports(self.root, Capability.JVM):
+            return  # no driver heap here (Spark Connect: the server guards its own)
         try:
             if self._gauge is None:
                 self._gauge = HeapGauge(self.root)

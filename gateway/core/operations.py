@@ -17,7 +17,7 @@ from gateway.errors import BusyError, OperationNotFoundError, OperationStateErro
 from gateway.handles import OperationHandle
 from gateway.models import OperationInfo, OperationStatus, OperationType, StatementSummary
 from gateway.core.results import ResultFetcher
-from gateway.spark.jobs import job_links
+from gateway.spark.jobs import cancel_jobs, job_ids as job_ids_of, job_links
 
 if TYPE_CHECKING:
     from gateway.core.sessions import Session
@@ -134,7 +134,7 @@ class Operation:
     def info(self) -> OperationInfo:
         spark = self.session.spark
         try:
-            job_ids = list(spark.sparkContext.statusTracker().getJobIdsForGroup(self.job_group))
+            job_ids = job_ids_of(spark, self.job_group)
         except Exception:
             log.debug("the job ids could not be read", exc_info=True)
             job_ids = []
@@ -298,7 +298,7 @@ class OperationManager:
         deadline = time.monotonic() + CANCEL_RETRY_S
         while time.monotonic() < deadline:
             try:
-                operation.session.spark.sparkContext.cancelJobGroup(operation.job_group)
+                cancel_jobs(operation.session.spark, operation.job_group)
             except Exception:  # Spark may be stopping; the state change still holds
                 log.debug("Spark is stopping; the operation's state change holds", exc_info=True)
                 return

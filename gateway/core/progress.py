@@ -7,12 +7,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Optional
+from gateway.spark.backend import Capability, supports
 from gateway.models import StageProgress, JobProgress, OperationProgress  # noqa: F401  (value types of the contract)
 
 
 def operation_progress(operation) -> OperationProgress:
-    tracker = operation.session.spark.sparkContext.statusTracker()
     progress = OperationProgress()
+    if not supports(operation.session.spark, Capability.SPARK_CONTEXT):
+        return progress  # Spark Connect: no status tracker in this process (the server's UI shows the jobs)
+    tracker = operation.session.spark.sparkContext.statusTracker()
     for job_id in sorted(tracker.getJobIdsForGroup(operation.job_group)):
         job = tracker.getJobInfo(job_id)
         if job is None:

@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterator, Optional
 
 from gateway.version import __version__
 from gateway.core.editor_calls import EditorCalls
-from gateway.config import WorkbenchConfig, load_config
+from gateway.config import WorkbenchConfig, engine_kind, load_config
 from gateway.api import CORE_SECTIONS, protocol_calls
 from gateway.api.plugins import Feature, PageSpec, feature_classes
 from gateway.contract import FEATURE_SECTIONS
@@ -50,7 +50,7 @@ from gateway.errors import (BusyError, ConfigurationError, GatewayError, Invalid
 from gateway.handles import OperationHandle, SessionHandle
 from gateway.models import (MAX_TIMEOUT_MS, Column, FunctionDetail, FunctionInfo, FunctionKind, OperationInfo, OperationProgress,
                             OperationStatus, OperationType, ResultSet, ResultType, TableDetail, TableInfo, TableKind)
-from gateway.spark.jobs import ui_url
+from gateway.spark.jobs import engine_fact, engine_master, ui_url
 from gateway.spark import sql_metrics
 from gateway.spark.backend import NotAvailableOnBackend
 from gateway.spark.liveness import driver_heap_max
@@ -68,6 +68,7 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls, Res
     def __init__(self, config: Optional[WorkbenchConfig] = None) -> None:
         self.config = config if config is not None else load_config()
         self.auth_mode  # noqa: B018 - a bad auth.mode stops the start here, before Spark
+        engine_kind(self.config)  # a bad engine.kind or engine.url too
         data_lock.acquire(self.config.data_dir)  # one process per data directory, before the store and Spark
         # The store first: it needs no Spark, and its calls answer while Spark starts.
         self.store = WorkbenchStore(self.config["store.url"] or default_url(self.config.data_dir),
@@ -555,19 +556,18 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls, Res
 
     def get_gateway_info(self) -> dict[str, str]:
         ENGINE.check()  # a dead driver is never answered as if healthy
-        sc = self.root.sparkContext
         uri = self.config["metastore.uri"]
         hive = self.config["metastore.hive_support"]
         store = self.store.status()
         return {
             "product": "Spark SQL Workbench",
             "version": __version__,
-            "spark_version": self.root.version,
-            "master": sc.master,
-            "metastore": uri if uri else (("database " + self.config["metastore.jdbc_url"].split("?")[0]
+            "spark_version": engine_fact(self.root, "version"),
+            "master": engine_master(self.root, self.config),
+            "metastore": "the Spark Connect server's" if self.config["engine.kind"] == "connect" else uri if uri else (("database " + self.config["metastore.jdbc_url"].split("?")[0]
                                            if self.config["metastore.jdbc_url"] else "embedded Derby")
                                           if hive else "in-memory"),
-            "warehouse": self.root.conf.get("spark.sql.warehouse.dir"),
+            "warehouse": engine_fact(self.root, "spark.sql.warehouse.dir"),
             "data_dir": str(self.config.data_dir),
             "spark_ui": ui_url(self.root) or "off (spark.ui.enabled = false)",
             "python_version": platform.python_version(),

@@ -14,6 +14,7 @@ from gateway.errors import SessionLimitError, SessionNotFoundError
 from gateway.handles import SessionHandle
 from gateway.identity import EVERY_USER, acting_as, required_principal, sees_every_user
 from gateway.models import LOCAL_USER
+from gateway.spark.root import new_session
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +37,9 @@ class Session:
         # Its FAIR scheduler pool: a small number reused after the session closes, so that the
         # pools Spark keeps stay as few as the sessions open at once.
         self.pool_slot = 0
+        # Why its engine session is gone (Spark Connect's server died or restarted), None while it lives:
+        # the next call gets a fresh server-side session (SessionManager.get).
+        self.engine_lost: Optional[str] = None
 
     def touch(self) -> None:
         self.last_access = time.monotonic()
@@ -82,7 +86,7 @@ class SessionManager:
                     f"{len(self._sessions)} sessions are open, the most allowed (setting "
                     f"session.max_sessions); close an unused session or raise the limit")
             principal = required_principal("opening a session")  # the session belongs to whoever opens it
-            session = Session(self._root.newSession(), name, principal.name)
+            session = Session(new_session(self._root), name, principal.name)
             session.admin = principal.admin  # what its statements may do (restrictions)
             if handle is not None:  # a journaled session, reopened after a restart
                 session.handle = SessionHandle.from_string(handle)
@@ -101,6 +105,16 @@ class SessionManager:
             raise SessionNotFoundError(
                 f"session {handle} does not exist: it was closed or expired after "
                 f"{self.idle_timeout_s:g} s without use; open a new session")
+        if session.engine_lost is not None:  # its Spark Connect server died: a fresh server-side session
+            if session.run_lock.acquire(blocking=False):  # never wait here for a statement of the session
+                try:
+                    if session.engine_lost is not None:
+                        log.info("session %s: a new Spark Connect session after the engine was lost (%s)",
+                                 session.handle, session.engine_lost)
+                        session.spark = new_session(self._root)
+                        session.engine_lost = None
+                finally:
+                    session.run_lock.release()
         session.touch()
         return session
 

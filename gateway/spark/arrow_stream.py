@@ -33,6 +33,7 @@ import pyarrow as pa
 from pyspark.sql import types as T
 
 from gateway.spark.backend import Capability, jdataframe, jvm, supports
+from gateway.spark.connect import arrow_batches
 from gateway.spark.errors import ENGINE_ERRORS
 from gateway.spark.plans import estimated_result_bytes, in_driver, proven_max_rows
 from gateway.spark.sql_metrics import StreamExecution
@@ -256,6 +257,7 @@ class ArrowBatchStream:
         self.partition_bytes: Optional[int] = None  # Spark's estimate of one partition (None: unknown)
         self.partition_bytes_measured = False  # partition_bytes corrected from a sample of real rows
         self.used_fallback = not supports(df.sparkSession, Capability.PARTITION_STREAM)
+        self._batches = None  # Spark Connect's Arrow batches (Capability.ARROW_BATCHES)
         if self.used_fallback:
             self.schema = arrow_schema(schema, timezone)
             return
@@ -284,6 +286,9 @@ class ArrowBatchStream:
 
     def start(self, prefetch: bool = True) -> "ArrowBatchStream":
         """Begin serving partitions; with ``prefetch`` Spark computes the next while the client reads one."""
+        if supports(self._df.sparkSession, Capability.ARROW_BATCHES):
+            self._batches = arrow_batches(self._df)
+            return self
         if self.used_fallback:
             self._rows = self._df.toLocalIterator()
             return self
@@ -297,6 +302,10 @@ class ArrowBatchStream:
         return self
 
     def __iter__(self) -> Iterator[tuple[pa.RecordBatch, bool]]:
+        if self._batches is not None:
+            yield from _mark_last(batch if batch.schema.equals(self.schema) else batch.cast(self.schema)
+                                  for batch in self._batches)
+            return
         if self.used_fallback:
             yield from _mark_last(self._fallback_batches())
             return
@@ -337,6 +346,8 @@ class ArrowBatchStream:
 
     def close(self) -> None:
         """Tell Spark to stop serving partitions and drop the connection."""
+        if self._batches is not None:
+            self._batches.close()  # ends the gRPC stream; the server's operation ends with it
         if self._sockfile is not None:
             try:
                 from pyspark.serializers import write_int

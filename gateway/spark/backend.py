@@ -30,10 +30,19 @@ class Capability(str, enum.Enum):
     SESSION_STATE = "session_state"          # session/shared state: catalog plugins, jar class loader, metastore
     HADOOP_FILESYSTEM = "hadoop_filesystem"  # Hadoop's FileSystem with Spark's Hadoop configuration
     JOB_CONTROL = "job_control"              # clearing a thread's job group in one call
+    SPARK_CONTEXT = "spark_context"          # the driver's SparkContext: job groups, status tracker, FAIR pools, web UI
+    OPERATION_TAGS = "operation_tags"        # Spark Connect: an operation tagged (addTag) and interrupted by tag
+    SESSION_ARTIFACTS = "session_artifacts"  # Spark Connect: jars and files added to one session (addArtifacts)
+    ARROW_BATCHES = "arrow_batches"          # Spark Connect: a result streamed as the Arrow batches the server sends
 
 
 # Classic PySpark offers each of these through the driver JVM, and only through it.
-_THROUGH_THE_JVM = frozenset(Capability)
+_THROUGH_THE_JVM = frozenset({Capability.JVM, Capability.PARTITION_STREAM, Capability.PLAN_INTERNALS,
+                              Capability.SESSION_STATE, Capability.HADOOP_FILESYSTEM, Capability.JOB_CONTROL,
+                              Capability.SPARK_CONTEXT})
+# A Spark Connect session offers these through its server (the gateway uses them only there: classic keeps
+# its job groups and its own jar bookkeeping).
+_THROUGH_CONNECT = frozenset({Capability.OPERATION_TAGS, Capability.SESSION_ARTIFACTS, Capability.ARROW_BATCHES})
 
 
 class NotAvailableOnBackend(GatewayError):
@@ -48,8 +57,23 @@ def _has_jvm(spark) -> bool:
         getattr(getattr(spark, "sparkContext", None), "_jvm", None) is not None
 
 
+def is_connect(spark) -> bool:
+    """Is ``spark`` a Spark Connect session (pyspark.sql.connect), whose engine is a server elsewhere?"""
+    return type(spark).__module__.startswith("pyspark.sql.connect.")
+
+
+def backend_name(spark) -> str:
+    """The backend's name as users know it, for refusals: Spark Connect, classic Spark, or (a session without
+    its JVM handles, in tests) this Spark backend."""
+    if is_connect(spark):
+        return "Spark Connect (engine.kind = connect)"
+    return "classic Spark (engine.kind = embedded)" if _has_jvm(spark) else "this Spark backend"
+
+
 def supports(spark, capability: Capability) -> bool:
     """Can ``spark`` (a SparkSession) do ``capability``?"""
+    if is_connect(spark):
+        return capability in _THROUGH_CONNECT
     if capability in _THROUGH_THE_JVM:
         return _has_jvm(spark)
     return False
@@ -59,8 +83,8 @@ def require(spark, capability: Capability, what: str) -> None:
     """Raise NotAvailableOnBackend naming ``what`` unless ``spark`` supports ``capability``."""
     if not supports(spark, capability):
         raise NotAvailableOnBackend(
-            f"{what} is not available on this Spark backend: it needs {capability.value!r}, which "
-            f"{type(spark).__module__}.{type(spark).__name__} does not offer (classic PySpark does)")
+            f"{what} is not available on {backend_name(spark)}: it needs {capability.value!r}, which "
+            f"{type(spark).__module__}.{type(spark).__name__} does not offer")
 
 
 # -- the accessors: the only code that touches the Py4J handles --------------------------------

@@ -23,6 +23,8 @@ from typing import Any, Iterator, Optional
 from py4j.protocol import Py4JError, Py4JJavaError
 from pyspark.errors import PySparkException
 
+from gateway.spark.connect import connection_lost
+
 log = logging.getLogger(__name__)
 
 # What Spark, Py4J and pyspark raise: a failure of the engine, not of the gateway's own code.
@@ -46,6 +48,7 @@ _PYTHON_ERROR_LINE = re.compile(r"^([A-Za-z_][\w.]*)(?::\s?(.*))?$")
 
 
 TOO_DEEPLY_NESTED = "STATEMENT_TOO_DEEPLY_NESTED"
+ENGINE_DOWN = "ENGINE_DOWN"  # the engine is gone (a dead driver JVM, an unreachable Spark Connect server)
 _TOO_DEEP = frozenset({"StackOverflowError", "java.lang.StackOverflowError"})
 _JAVA_CLASS = re.compile(r"(?:^|\s|: )((?:[a-z_$][\w$]*\.)+[A-Z][\w$]*(?:Exception|Error|Throwable))\b")
 
@@ -90,6 +93,14 @@ def describe_failure(exc: BaseException, statement: Optional[str] = None, line_o
         ``sqlstate``, and when known ``message_parameters``, ``line`` (1-based), ``position``
         (0-based), ``python_error`` (the type a Python worker raised) and ``statement_index``.
     """
+    lost = connection_lost(exc)
+    if lost is not None:  # Spark Connect's server is gone: not the statement's fault, and its session is lost
+        return {"root_cause": f"the Spark Connect server is unreachable or has restarted ({lost}); this statement "
+                              f"ended and the session's temporary views, settings and functions on the server are "
+                              f"lost. The next statement starts a new Spark Connect session once the server answers "
+                              f"again (docs/engines.md)",
+                "exception_stack": str(exc)[-STACK_CHARS:], "error_class": ENGINE_DOWN, "sqlstate": "08006",
+                **({"statement_index": statement_index} if statement_index is not None else {})}
     root = _root_of(exc)
     driver_stack = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     data: dict[str, Any] = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 
-from gateway.spark.backend import Capability, jsession, supports
+from gateway.spark.backend import Capability, backend_name, jsession, supports
 
 log = logging.getLogger(__name__)
 _warned = False
@@ -27,9 +27,9 @@ def forget_cached_tables(spark) -> bool:
     if not supports(spark, Capability.SESSION_STATE):
         if not _warned:
             _warned = True
-            log.warning("this Spark backend (%s) gives no access to a session's table cache: sessions may read "
+            log.warning("%s gives no access to a session's table cache: sessions may read "
                         "stale table data after another session's write until they run REFRESH TABLE",
-                        type(spark).__name__)
+                        backend_name(spark))
         return False
     jsession(spark, Capability.SESSION_STATE, "forgetting a session's cached tables") \
         .sessionState().catalog().invalidateAllCachedTables()

@@ -11,9 +11,10 @@ import sys
 import threading
 from pathlib import Path
 
-from gateway.config import WorkbenchConfig
+from gateway.config import WorkbenchConfig, engine_kind
+from gateway.spark.connect import connect_root, new_connect_session
 from gateway.errors import ConfigurationError, JavaNotFoundError
-from gateway.spark.backend import Capability, jcontext, jvm, supports
+from gateway.spark.backend import Capability, is_connect, jcontext, jvm, supports
 from gateway.spark.metastore import ensure_schema, java_binary, jdbc_conf
 from gateway.spark.scheduler import ALLOCATION_FILE, check_allocation_file, write_allocation_file
 
@@ -125,9 +126,16 @@ def max_result_size(driver_memory: str) -> str:
 
 
 def get_or_create_root(config: WorkbenchConfig):
-    """Start (or reuse) this process's root SparkSession; sessions are made from it with newSession()."""
+    """Start (or reuse) this process's root SparkSession; sessions are made from it with newSession().
+
+    With ``engine.kind = connect`` the root is a Spark Connect client (gateway/spark/connect.py): no JVM
+    starts here, and neither Java nor the spark.* settings are needed."""
     from pyspark.sql import SparkSession
 
+    if engine_kind(config) == "connect":
+        root = connect_root(config)
+        quiet_user_errors(root, config["spark.log_level"])
+        return root
     with _lock:
         active = SparkSession.getActiveSession() or SparkSession._instantiatedSession
         if active is not None and not _stopped(active):
@@ -181,6 +189,14 @@ def quiet_user_errors(root, level: str) -> None:
         log4j = jvm(root, what="setting the level of Spark's loggers").org.apache.logging.log4j
         for name in USER_ERROR_LOGGERS_JVM:
             log4j.core.config.Configurator.setLevel(name, log4j.Level.FATAL)
+
+
+def new_session(root):
+    """A new isolated session of the root: ``newSession()`` (classic: same JVM; Spark Connect: a fresh
+    server-side session with the gateway's bounded retries)."""
+    if is_connect(root):
+        return new_connect_session(root)
+    return root.newSession()
 
 
 def _stopped(spark) -> bool:

@@ -12,7 +12,7 @@ from urllib.parse import urlparse
 from gateway.errors import InvalidStatementError, OperationStateError
 from gateway.models import OperationStatus
 from gateway.core.operations import current_operation
-from gateway.spark.backend import Capability, supports
+from gateway.spark.backend import Capability, backend_name, supports
 from gateway.spark.conf import restore_conf
 from gateway.spark.errors import ENGINE_ERRORS
 from gateway.spark.parser import PlannedWrite, parse_write_target
@@ -86,7 +86,8 @@ class AtomicWriter:
         allowed the next one to run non-atomically (``ALLOW_NON_ATOMIC``); never run silently.
         """
         if not supports(spark, Capability.PLAN_INTERNALS):
-            return _not_atomic(spark, None, text, "this Spark backend offers no SQL parser to read its target with")
+            return _not_atomic(spark, None, text, f"{backend_name(spark)} offers no Catalyst parser to read its "
+                                                  f"target with, nor staging without the driver JVM")
         request = parse_write(spark, text)
         if request is None:  # Spark reads no table write here (INSERT OVERWRITE DIRECTORY …)
             return SparkWrite(None, text, False, "Spark reads no table write here; Spark ran it unchanged")
@@ -96,7 +97,7 @@ class AtomicWriter:
         if catalog != SESSION_CATALOG or _session_catalog_replaced(spark):
             if not supports(spark, Capability.SESSION_STATE):
                 return _not_atomic(spark, request, text,
-                                   f"this Spark backend cannot tell whether catalog {catalog} stages writes")
+                                   f"{backend_name(spark)} cannot tell whether catalog {catalog} stages writes")
             if catalog_stages_writes(spark, catalog):
                 return SparkWrite(request, text, True, f"catalog {catalog} stages the write itself")
             return _not_atomic(spark, request, text, f"catalog {catalog} has no staging")

@@ -24,6 +24,7 @@ from sqlglot.errors import TokenError
 from sqlglot.tokens import TokenType
 
 from gateway.errors import InvalidStatementError, ResourceError
+from gateway.spark.backend import Capability, supports
 
 _SPARK = Dialect.get_or_raise("spark")
 LANGUAGES = ("JAVA", "SCALA", "PYTHON")
@@ -241,7 +242,10 @@ def load_python_callable(dotted: str, resources: list[Path], spark):
         for path in resources:
             if path.suffix.lower() in (".zip", ".whl", ".egg") and str(path) not in sys.path:
                 sys.path.insert(0, str(path))
-                spark.sparkContext.addPyFile(str(path))
+                if supports(spark, Capability.SESSION_ARTIFACTS):  # Spark Connect: into the session's artifacts
+                    spark.addArtifacts(str(path), pyfile=True)
+                else:
+                    spark.sparkContext.addPyFile(str(path))
         importlib.invalidate_caches()
         try:
             module = importlib.import_module(module_name)

@@ -29,7 +29,7 @@ from gateway.models import FunctionDetail, FunctionKind, JarInfo
 from gateway.core.operations import current_operation
 from gateway.core.sql_lexer import without_comments
 from gateway.core.statements import Statement, StatementKind
-from gateway.spark.backend import Capability, supports
+from gateway.spark.backend import Capability, NotAvailableOnBackend, backend_name, supports
 from gateway.spark.catalog import function_resources
 from gateway.spark.classloader import use_added_jars_on_this_thread
 
@@ -234,7 +234,11 @@ class ResourceManager:
     def _attach(self, stored: StoredJar, uri: str, jvm: bool = True) -> None:
         with self._lock:
             entry = self._jars.get(stored.sha256)
-            if entry is None and jvm:
+            if entry is None and jvm and supports(self.spark, Capability.SESSION_ARTIFACTS):
+                # Spark Connect: the jar is uploaded into this session's artifacts on the server (its class
+                # loader); the gateway's path means nothing there (docs/engines.md: what Connect isolates)
+                self.spark.addArtifacts(str(stored.path))
+            elif entry is None and jvm:
                 self.spark.sql(f"ADD JAR {sql_string(str(stored.path))}").collect()
                 self.feature.on_jvm(stored)
             if entry is None:
@@ -329,6 +333,14 @@ class ResourceManager:
         if not stored:
             provider = self._session_jar_with(parsed.class_name)
             stored = [provider] if provider is not None else []
+        if stored and supports(self.spark, Capability.SESSION_ARTIFACTS):
+            # Measured on Spark 4.3: the class loads from the session's artifacts, and its first call fails
+            # with NO_HANDLER_FOR_UDAF (Hive's function registry does not see the session's class loader).
+            raise NotAvailableOnBackend(
+                f"a function whose class ({parsed.class_name}) comes from a session's jar cannot run on "
+                f"{backend_name(self.spark)}: the server's Hive function registry does not load classes from a "
+                f"session's artifacts (SPARK-49249). Put the jar on the server's class path (spark.jars) and "
+                f"CREATE FUNCTION without the jar, or write the function in Python or SQL (docs/engines.md)")
         if parsed.temporary:
             return self._create_temporary(parsed, stored)
         return self._create_persistent(parsed, stored)
