@@ -125,3 +125,39 @@ def rerun_until_ended(at, state_key: str = "current_run", timeout_s: float = 90)
 
     wait_for(ended, timeout_s, interval=0.2)
     at.run()
+
+
+# -- Spark Connect (tests/gateway/connect): one real server for the run, started only when a test asks.
+# Here, not in a conftest of that folder: a second conftest.py would shadow this one for
+# ``from conftest import …`` (rootdir import mode), and every other test file imports from it.
+@pytest.fixture(scope="session")
+def connect_server():
+    from connect_server import ConnectServer
+
+    running = os.environ.get("WORKBENCH_TEST_CONNECT_PORT")  # a server already up (while developing), else one of ours
+    if running:
+        yield ConnectServer(port=int(running))
+        return
+    server = ConnectServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def connect_gateway(connect_server, tmp_path_factory):
+    from connect_support import connect_config
+    from gateway import GatewayService
+
+    service = GatewayService(connect_config(tmp_path_factory, connect_server.url))
+    yield service
+    service.shutdown()
+
+
+@pytest.fixture
+def connect_session(connect_gateway):
+    handle = connect_gateway.open_session(name="connect-test")
+    yield handle
+    try:
+        connect_gateway.close_session(handle)
+    except Exception:  # noqa: BLE001 - a test may have closed it
+        pass

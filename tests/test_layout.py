@@ -217,3 +217,13 @@ def test_rest_imports_only_the_api():
     problems = [p for path in rest_files()
                 for p in rest_import_violations(path.read_text(), str(path.relative_to(ROOT)))]
     assert not problems, "\n".join(problems)
+
+
+def test_one_conftest_in_the_tests_tree():
+    """Test files import helpers with ``from conftest import …``; a second conftest.py in a folder that is
+    not a package takes that module name for the whole run (rootdir import mode) and every such import
+    fails (a package's conftest, such as tests/cluster's, is ``cluster.conftest`` and harmless)."""
+    tests = Path(__file__).resolve().parent
+    found = sorted(str(p.relative_to(tests)) for p in tests.rglob("conftest.py")
+                   if "plugins" not in p.parts and not (p.parent / "__init__.py").exists())
+    assert found == ["conftest.py"], found
