@@ -149,7 +149,7 @@ def test_without_spark_s_parser_a_write_is_refused_unless_allowed(gateway, sessi
     spark = gateway.sessions.get(session).spark
     writer = gateway.features["atomic"].writer
     statement = "INSERT OVERWRITE TABLE range SELECT 1, 2"
-    with pytest.raises(InvalidStatementError, match="no SQL parser") as info:
+    with pytest.raises(InvalidStatementError, match="no Catalyst parser") as info:
         writer.two_phase_table(WithoutJvm(spark), statement)
     assert ALLOW_NON_ATOMIC in info.value.message
     spark.conf.set(ALLOW_NON_ATOMIC, "true")
