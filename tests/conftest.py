@@ -66,6 +66,18 @@ def as_local_user():
         yield
 
 
+@pytest.fixture()
+def fresh_tabs(gateway):
+    """No tabs of the local user left by other tests (the UI tests open the editor on them)."""
+    from gateway import LOCAL_USER
+
+    for tab in gateway.list_tabs(LOCAL_USER):
+        gateway.close_tab(LOCAL_USER, tab.tab_id)
+    yield gateway
+    for tab in gateway.list_tabs(LOCAL_USER):
+        gateway.close_tab(LOCAL_USER, tab.tab_id)
+
+
 @pytest.fixture(scope="session")
 def gateway(config):
     service = GatewayService(config)

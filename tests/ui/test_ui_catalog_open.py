@@ -3,22 +3,12 @@ checkbox), and "Open … in the editor" over a draft opens a new tab that the ta
 import time
 from pathlib import Path
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from conftest import run_all
 from gateway import LOCAL_USER
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
-
-
-@pytest.fixture()
-def fresh_tabs(gateway):
-    for tab in gateway.list_tabs(LOCAL_USER):
-        gateway.close_tab(LOCAL_USER, tab.tab_id)
-    yield gateway
-    for tab in gateway.list_tabs(LOCAL_USER):
-        gateway.close_tab(LOCAL_USER, tab.tab_id)
 
 
 def _catalog_with_tables(at):

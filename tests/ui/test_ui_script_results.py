@@ -3,22 +3,11 @@ line) and the parameter form above the editor whose values Spark binds (issue 31
 import time
 from pathlib import Path
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from conftest import rerun_until_ended
-from gateway import LOCAL_USER
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
-
-
-@pytest.fixture()
-def fresh_tabs(gateway):
-    for tab in gateway.list_tabs(LOCAL_USER):
-        gateway.close_tab(LOCAL_USER, tab.tab_id)
-    yield gateway
-    for tab in gateway.list_tabs(LOCAL_USER):
-        gateway.close_tab(LOCAL_USER, tab.tab_id)
 
 
 def open_app():

@@ -3,23 +3,12 @@ reload, each tab with its own run (which goes on while another tab is shown), re
 import time
 from pathlib import Path
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from conftest import rerun_until_ended
 from gateway import LOCAL_USER
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
-
-
-@pytest.fixture()
-def fresh_tabs(gateway):
-    """No tabs of the local user left by other tests."""
-    for tab in gateway.list_tabs(LOCAL_USER):
-        gateway.close_tab(LOCAL_USER, tab.tab_id)
-    yield gateway
-    for tab in gateway.list_tabs(LOCAL_USER):
-        gateway.close_tab(LOCAL_USER, tab.tab_id)
 
 
 def open_app(query_params=None):
