@@ -133,8 +133,10 @@ class StatementRunner:
                 if may_write(statement):
                     try:
                         df = self.dataframe(session, statement, operation.parameters)
-                    finally:
-                        WRITES.bump()  # done or failed, it may have changed files: others refresh
+                    except BaseException:
+                        WRITES.bump()  # failed, it may still have changed files: others refresh (classic)
+                        raise
+                    WRITES.bump(session, statement.analysis.targets)  # others refresh (Connect: these tables)
                 else:
                     df = self.dataframe(session, statement, operation.parameters)
                 last = statement.index == len(statements) - 1
