@@ -136,7 +136,7 @@ class StatementRunner:
                     except BaseException:
                         WRITES.bump()  # failed, it may still have changed files: others refresh (classic)
                         raise
-                    WRITES.bump(session, statement.analysis.targets)  # others refresh (Connect: these tables)
+                    WRITES.bump(session, statement.analysis)  # others refresh (Connect: the tables it names)
                 else:
                     df = self.dataframe(session, statement, operation.parameters)
                 last = statement.index == len(statements) - 1

@@ -46,18 +46,23 @@ class WriteEpoch:
     def value(self) -> int:
         return self._value
 
-    def bump(self, writer=None, targets: tuple = ()) -> int:
-        """A write ended (done or failed); ``writer`` (its session) and ``targets`` (the tables the statement
-        names) are logged where other sessions refresh by name (Spark Connect)."""
-        scope = write_scope(writer.spark) if writer is not None else None
-        tables = written_tables(writer.spark, [name_parts(t) for t in targets]) if scope is not None else ()
+    def bump(self, writer=None, analysis=None) -> int:
+        """A write ended (done or failed); ``writer`` (its session) and the tables the statement names (its
+        ``analysis``) are logged where other sessions refresh by name (Spark Connect)."""
+        scope = write_scope(writer.spark) if writer is not None and analysis is not None else None
+        if scope is not None and not _names_tables(analysis):
+            scope = None  # a temporary view, a function, a database: nothing another session caches files of
+        tables = written_tables(writer.spark, [name_parts(t) for t in analysis.targets]) if scope else ()
         with self._lock:
             self._value += 1
             if scope is not None:
-                if len(self._log) == self._log.maxlen:
-                    self._forgotten = self._log[0].epoch
-                self._log.append(LoggedWrite(self._value, scope, writer.spark.session_id, tables))
+                self._append(LoggedWrite(self._value, scope, writer.spark.session_id, tables))
             return self._value
+
+    def _append(self, write: LoggedWrite) -> None:
+        if len(self._log) == self._log.maxlen:
+            self._forgotten = self._log[0].epoch  # a session behind it cannot know what it wrote
+        self._log.append(write)
 
     def catch_up(self, session) -> bool:
         """Make ``session`` forget cached tables if anything was written since it last looked."""
@@ -88,6 +93,19 @@ class WriteEpoch:
                 complete = False
             names.update(dict.fromkeys(write.tables))
         return list(names), complete
+
+
+# Words that make a statement's target something other than a table shared by the sessions.
+_NOT_A_SHARED_TABLE = frozenset({"TEMPORARY", "TEMP", "FUNCTION", "DATABASE", "SCHEMA", "NAMESPACE", "CATALOG",
+                                 "VARIABLE", "INDEX"})
+
+
+def _names_tables(analysis) -> bool:
+    """Does a write name tables (or views) that other sessions may have cached? Not a temporary view (the
+    session's own), a function, a database: ``CREATE OR REPLACE TEMP VIEW v`` has ``v`` as its target."""
+    head = analysis.words[:6]
+    return bool(analysis.targets) and not (head and head[0] in ("CREATE", "DROP", "ALTER", "REPLACE")
+                                           and _NOT_A_SHARED_TABLE.intersection(head))
 
 
 # One per process: every session of every gateway in the process shares one JVM and one metastore.

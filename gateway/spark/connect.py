@@ -128,9 +128,13 @@ def query_dataframe(spark, text: str, args: Optional[dict] = None):
 
 
 def _is_query_relation(df) -> bool:
-    from pyspark.sql.connect.plan import SQL
+    """A query's SQL text not yet run: ours (``query_dataframe``), or the relation ``spark.sql`` answers for
+    a text the server found to be a query (nothing ran: running it is its one execution)."""
+    from pyspark.sql.connect.plan import SQL, CachedRelation
 
-    return type(df._plan) is SQL
+    if type(df._plan) is SQL:
+        return True
+    return type(df._plan) is CachedRelation and df._plan._plan.WhichOneof("rel_type") == "sql"
 
 
 def _command_rows(df):
