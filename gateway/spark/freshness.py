@@ -54,7 +54,6 @@ def refresh_cached_data(spark, location: str) -> bool:
     return True
 
 
-
 # -- sessions that refresh tables by name (Spark Connect) -------------------------------------------------
 
 def write_scope(spark) -> Optional[str]:
