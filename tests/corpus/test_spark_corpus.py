@@ -31,6 +31,7 @@ import fnmatch
 import json
 import os
 import re
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
@@ -250,6 +251,24 @@ def _dbapi_answers(server_url, statements, zone, types_of) -> list[Answer]:
     return answers
 
 
+def _float_values(answer: Answer) -> list:
+    """Rows with each top-level FLOAT as its 32-bit value rather than its text. Java 17's
+    ``Float.toString``, which Spark's cast uses here, does not always write the shortest digits
+    (``4.5678899E15``, JDK-4511638, fixed in Java 19: ``4.56789E15``); the workbench carries the
+    float itself (a JSON or Arrow number), so the two texts of one value are compared as that value."""
+    import numpy as np
+
+    floats = [i for i, t in enumerate(answer.types) if t.get("type") == "FLOAT"]
+    if not floats:
+        return answer.rows
+    rows = [list(row) for row in answer.rows]
+    for row in rows:
+        for i in floats:
+            if row[i] not in (None, "\x00null"):
+                row[i] = repr(np.float32(float(row[i])))
+    return sorted(map(tuple, rows))
+
+
 def _disagreements(script, workbench: list[Answer], spark: list[Answer], statements) -> dict:
     found = {}
     for number, (ours, theirs, statement) in enumerate(zip(workbench, spark, statements), start=1):
@@ -258,10 +277,20 @@ def _disagreements(script, workbench: list[Answer], spark: list[Answer], stateme
         elif NONDETERMINISTIC.search(statement):
             same = ours.names == theirs.names and ours.types == theirs.types
         else:
-            same = (ours.names, ours.types, ours.rows) == (theirs.names, theirs.types, theirs.rows)
+            same = (ours.names, ours.types, _float_values(ours)) == (theirs.names, theirs.types, _float_values(theirs))
         if not same:
             found[str(number)] = f"workbench: {ours.summary()[:400]} / spark: {theirs.summary()[:400]}"
     return found
+
+
+def _record_time(script: str, statements: int, gateway_s: float, pyspark_s: float) -> None:
+    """``WORKBENCH_CORPUS_TIMES=file``: one JSON line per script with its statements and the seconds
+    of each side (what the default subset is chosen by; benchmarks/corpus_cost.py sums them)."""
+    times_file = os.environ.get("WORKBENCH_CORPUS_TIMES")
+    if times_file:
+        with open(times_file, "a", encoding="utf-8") as out:
+            out.write(json.dumps({"script": script, "statements": statements, "gateway_s": round(gateway_s, 2),
+                                  "pyspark_s": round(pyspark_s, 2)}) + "\n")
 
 
 def _check(script, found: dict, path: str) -> None:
@@ -307,15 +336,18 @@ def test_script_agrees_with_pyspark(gateway, root, server, script):  # noqa: F81
                                               if a != b), "in the count"))
     zone = root.conf.get("spark.sql.session.timeZone")
     before = _catalog_state(root)
+    started = time.monotonic()
     try:
         workbench = _gateway_answers(gateway, ours, zone)
     finally:
         _drop_created(root, before)
+    gateway_s = time.monotonic() - started
     spark = root.newSession()
     try:
         theirs = [_spark_answer(spark, statement) for statement in reference]
     finally:
         _drop_created(root, before)
+    _record_time(script, len(reference), gateway_s, time.monotonic() - started - gateway_s)
     _check(script, _disagreements(script, workbench, theirs, reference), "gateway")
     if script in REMOTE_SCRIPTS:
         try:
