@@ -287,7 +287,7 @@ def _disagreements(script, workbench: list[Answer], spark: list[Answer], stateme
 
 def _record_time(script: str, statements: int, gateway_s: float, pyspark_s: float) -> None:
     """``WORKBENCH_CORPUS_TIMES=file``: one JSON line per script with its statements and the seconds
-    of each side (what the default subset is chosen by; benchmarks/corpus_cost.py sums them)."""
+    of each side (what the default subset is chosen by)."""
     times_file = os.environ.get("WORKBENCH_CORPUS_TIMES")
     if times_file:
         with open(times_file, "a", encoding="utf-8") as out:
