@@ -66,6 +66,8 @@ def served() -> bool:
 
 def _principal(gateway: GatewayContract, mode: str) -> Optional[Principal]:
     if mode == "builtin":
+        if served():
+            login_cookie.install_route()  # once per process: the route that sets the login cookie
         return st.session_state.get(PRINCIPAL) or _from_cookie(gateway) or _login_form(gateway)
     if mode == "proxy":
         return _from_proxy(gateway)
