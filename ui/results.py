@@ -130,8 +130,30 @@ def _live_status(gateway, session, run: Run) -> None:
         if run.spool is not None and run.spool.total:
             text += f" · {run.spool.total:,} rows fetched"
         st.progress(min(1.0, fraction or 0.0), text=text)
+        _first_rows(gateway, session, run)
 
     poll()
+
+
+def _first_rows(gateway, session, run: Run) -> None:
+    """While the result is spooled, its first page as soon as the spool has it (the gateway writes the
+    first fetched page at once); the whole-result grid with sort, filter and search replaces it at the end."""
+    spool = run.spool
+    if spool is None or not spool.total or not spool.columns:
+        return
+    page_rows = spool.display_limit or GRID_PAGE_ROWS
+    shown = run.first_rows
+    if shown is None or len(shown.rows) < page_rows:   # a full first page does not change: asked once
+        try:
+            shown = gateway.result_page(session, spool.operation, 0, page_rows)
+        except GatewayError:
+            return
+        run.first_rows = shown
+    frame = frame_of(shown.columns, shown.rows)
+    st.dataframe(frame, hide_index=True, column_config=column_labels(spool.columns, frame.columns),
+                 width="stretch", height=min(36 * (len(frame) + 1) + 4, 520))
+    st.caption(f"The first {rows_label(len(frame))} while the result is spooling ({spool.total:,} rows so far): "
+               f"sort, filter, search, chart and downloads act on the whole result once it is complete.")
 
 
 def error_message(error: dict) -> str:
