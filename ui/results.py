@@ -16,6 +16,7 @@ from . import charts, downloads, profile_panel, state
 from .runs import Run, cancel_run, finish_history
 
 GRID_PAGE_ROWS = 1_000   # rows per grid page when the editor's "Rows per page" is not set
+VIEW_KEY = "result_view"  # + the operation: which of Result and Chart is open (st.tabs' state)
 _POLL_S = 0.5
 STRIP_AFTER_S = 1.0   # a run longer than this gets its tab's ⏳ (one page rerun)
 
@@ -61,11 +62,17 @@ def render_run(gateway, session, run: Run) -> None:
     if run.error:
         render_error(run.error, run)
         return
-    result_tab, chart_tab = st.tabs(["Result", "Chart"])
+    # Only the open tab runs (its content is not drawn hidden): a chart in the hidden tab was aggregated,
+    # sent and laid out again by Vega on every rerun of the grid (a sort, a filter, a page), blocking the
+    # browser; the grid is not sent while the chart is shown either.
+    result_tab, chart_tab = st.tabs(["Result", "Chart"], key=f"{VIEW_KEY}_{run.operation}", on_change="rerun")
     with result_tab:
-        _result_grid(gateway, session, run)
+        if result_tab.open is not False:
+            _result_grid(gateway, session, run)
     with chart_tab:
-        if run.spool and run.spool.columns and run.spool.total:
+        if not chart_tab.open:
+            pass
+        elif run.spool and run.spool.columns and run.spool.total:
             names = list(frame_of(run.spool.columns, []).columns)
             charts.render(gateway, session, run, names)
         else:
