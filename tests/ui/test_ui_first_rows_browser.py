@@ -1,6 +1,6 @@
 """Issue 31: a large, slow result shows its first rows while the gateway still spools it, in a real headless
 Chromium against ``streamlit run app.py``; the caption says that sort, filter and search wait for the whole
-result, and the whole-result grid takes over at the end (here: the run is canceled instead, which ends it).
+result (the whole-result grid takes over at the end; here the run is canceled once the first rows showed).
 
 The query streams partition by partition (60 of them, each hashing 50,000 long strings), so its first
 partition is spooled long before its last: the first rows, the caption and the Cancel button of the
@@ -38,6 +38,4 @@ def test_the_first_rows_show_before_the_spool_ends(workbench):
             arg=SPOOLING, timeout=240_000, polling=100)
         caption = page.get_by_text(SPOOLING).first.inner_text()
         assert "rows so far" in caption and "once it is complete" in caption
-        page.get_by_role("button", name="Cancel").click()
-        page.get_by_text("CANCELED", exact=True).first.wait_for(timeout=120_000)
-        assert page.get_by_text(SPOOLING).count() == 0    # the live preview is gone with the run
+        page.get_by_role("button", name="Cancel").click()   # no need to spool the rest
