@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib.util
 import ipaddress
+import logging
 from typing import Optional
 
 import streamlit as st
@@ -23,6 +24,8 @@ from gateway import LOCAL_PRINCIPAL, AuthenticationError, GatewayContract, Gatew
 
 from . import login_cookie
 from .startup import no_navigation
+
+log = logging.getLogger(__name__)
 
 PRINCIPAL = "principal"
 LOGIN_TOKEN = "login_token"      # this browser's login in the store (its cookie's value)
@@ -128,14 +131,26 @@ def _remember_login(gateway: GatewayContract, principal: Principal) -> None:
     """A login in the store and a ticket for its cookie (posted by the next run); the login itself
     stands without it (the browser session keeps it), so a store that is down only costs the cookie."""
     st.session_state.pop(CLEAR_COOKIE, None)
-    if not served() or not login_cookie.install_route():
+    if not served():
+        return
+    if not login_cookie.install_route():
+        _login_lasts_this_tab("the workbench could not add its login route to Streamlit's server (a Streamlit "
+                              "version it does not know?)")
         return
     try:
         token = gateway.as_user(principal).start_browser_login()
-    except GatewayError:
+    except GatewayError as exc:
+        _login_lasts_this_tab(f"the workbench store did not take the login ({exc.message})")
         return
     st.session_state[LOGIN_TOKEN] = token
     st.session_state[LOGIN_TICKET] = login_cookie.issue_ticket(token, float(gateway.get_setting("auth.login_max_age_s")))
+
+
+def _login_lasts_this_tab(why: str) -> None:
+    """Say so when a login cannot outlive a reload: never a silent fallback."""
+    log.warning("a login will not survive a reload: %s", why)
+    st.toast(f"You are logged in, but only in this browser tab until it reloads: {why}. Tell your admin.",
+             icon=":material/warning:")
 
 
 def _start_identity(principal: Principal) -> None:
