@@ -100,16 +100,23 @@ def start_from_config(service: GatewayContract) -> Optional[BackgroundServer]:
 
 _process_lock = threading.Lock()
 _process_gateway: Optional[GatewayContract] = None
+_process_rest: Optional[BackgroundServer] = None
+
+
+def process_rest_url() -> Optional[str]:
+    """Where this process serves its REST API (``process_gateway`` started it), or None: rest.enabled is off,
+    or the gateway was built some other way. The SQL editor completes through it (``completion_credential``)."""
+    return _process_rest.url if _process_rest is not None else None
 
 
 def process_gateway(factory: Callable[[], GatewayContract]) -> GatewayContract:
     """The process's one gateway, built by ``factory`` on the first call, its REST API started with it
     when rest.enabled. The launcher calls it at start, so the API answers before any browser opens the
     UI; app.py calls it for the UI, and both get the same gateway and sessions."""
-    global _process_gateway
+    global _process_gateway, _process_rest
     with _process_lock:
         if _process_gateway is None:
             service = factory()
-            start_from_config(service)  # a port in use fails here, not later and silently
+            _process_rest = start_from_config(service)  # a port in use fails here, not later and silently
             _process_gateway = service
         return _process_gateway
