@@ -19,7 +19,9 @@ NOT_OVER_REST = {"iter_results": "a loop over fetch_results; HTTP clients page w
                  "list_feature_pages": "Streamlit pages are of no use to an HTTP client",
                  "authenticate_password": "REST authenticates with API tokens; a password logs in to the UI",
                  "as_user": "REST routes get the user-scoped gateway from service_of, which calls it",
-                 "api": "a feature's protocol, reached in process; its own REST routes call it"}
+                 "api": "a feature's protocol, reached in process; its own REST routes call it",
+                 "completion_credential": "the UI's SQL editor credential for REST complete-statement; an HTTP "
+                                          "client already holds a token"}
 
 
 def _parameters(function) -> list[str]:
