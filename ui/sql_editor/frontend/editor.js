@@ -237,10 +237,11 @@
   // is answered through a rerun, and the toolbar and the console say why; a refused credential is not used
   // again until a render brings a new one (the rerun asks Python for one).
   const MAX_QUERY_CHARS = 6000;     // the request line stays well inside what servers accept
-  const DIRECT_TIMEOUT_MS = 3000;   // an unreachable API (another machine's 127.0.0.1) must not hold the popup
+  const DIRECT_TIMEOUT_MS = 8000;   // an unreachable API (another machine's 127.0.0.1) must not hold the popup
   let completionApi = null;         // {url, session, token} or null: reruns only
   let completionApiToken = null;    // the token last handed over (a new one re-enables the direct path)
   let directInFlight = null;        // {controller, callback} of the latest direct request
+  let directFailure = null;         // why the direct path failed, until a render brings a new credential
   const completionRoutes = { direct: 0, rerun: 0, direct_errors: 0, last_error: null };
   window.sqlEditorCompletionRoutes = function () {
     return Object.assign({ configured: !!completionApi }, completionRoutes);
@@ -298,6 +299,7 @@
         completionRoutes.last_error = String(error.message || error);
         if (error.name === "AbortError") completionRoutes.last_error = "no answer in " + DIRECT_TIMEOUT_MS / 1000 + " s";
         completionApi = null;  // not used again until a render brings a new credential (the rerun asks for one)
+        directFailure = completionRoutes.last_error;
         console.warn("SQL editor: direct completion (REST complete-statement) failed: " + completionRoutes.last_error +
                      "; answered through the page instead");
         completionNote("\u26A0 Completion: the direct path failed (" + completionRoutes.last_error.slice(0, 120) +
@@ -314,7 +316,8 @@
     const id = nonce + "-c" + (++counter);
     const value = { id: id, action: "complete", text: context.text, cursor: context.position,
                     selection_start: context.position, selection_end: context.position };
-    if (directFailed) value.direct_failed = directFailed;
+    // Python acts on the newest request only: each one says the direct path failed, until a new credential.
+    if (directFailed || directFailure) value.direct_failed = directFailed || directFailure;
     pending = { ids: [id], key: key, callback: callback, tries: 0 };
     const mine = pending;
     post(value);  // wrapped in {events: [...]} like every other event
@@ -354,7 +357,7 @@
       return;
     }
     if (api.token === completionApiToken && completionApi === null) return;  // refused before: wait for a new one
-    if (api.token !== completionApiToken) completionNote("");
+    if (api.token !== completionApiToken) { completionNote(""); directFailure = null; }
     completionApiToken = api.token;
     completionApi = api;
   }
