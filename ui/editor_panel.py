@@ -184,6 +184,17 @@ def page_origin() -> Optional[str]:
     return f"{parts.scheme}://{parts.netloc}".lower() if parts.scheme in ("http", "https") and parts.netloc else None
 
 
+def browser_address(url: str) -> str:
+    """The REST API's address as the browser reaches it: a wildcard bind (``0.0.0.0``, ``::``) is no address
+    a browser can call, so the host the page came from stands in for it."""
+    parts = urlsplit(url)
+    page = urlsplit(page_origin() or "")
+    if parts.hostname in ("0.0.0.0", "::") and page.hostname:
+        host = f"[{page.hostname}]" if ":" in page.hostname else page.hostname
+        return f"{parts.scheme}://{host}:{parts.port}"
+    return url
+
+
 def direct_completion(gateway, session) -> Optional[dict]:
     """What the editor needs to ask REST's complete-statement itself (``url``, ``session``, ``token``), without
     a Streamlit rerun per completion context (150-300 ms each at 10,000 tables): the same engine, reached
@@ -201,8 +212,8 @@ def direct_completion(gateway, session) -> Optional[dict]:
         log.warning("SQL editor: no completion credential (%s); completion goes through reruns", exc.message)
         return None
     api = None
-    if found.get("url"):
-        api = {"url": found["url"], "session": found["session"], "token": found["token"]}
+    if found.get("url") and found.get("token"):
+        api = {"url": browser_address(found["url"]), "session": found["session"], "token": found["token"]}
     elif not _told_rerun_path:
         _told_rerun_path = True
         log.info("SQL editor: rest.enabled is off, so completion that needs the engine goes through Streamlit "

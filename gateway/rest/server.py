@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import weakref
 from typing import Callable, Optional
 
 import uvicorn
@@ -67,6 +68,10 @@ class BackgroundServer:
         host = self._server.config.host
         return f"http://{'[' + host + ']' if ':' in host else host}:{self.port}"
 
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive() and not self._server.should_exit
+
     def stop(self, timeout_s: float = 10.0) -> None:
         self._server.should_exit = True
         self._thread.join(timeout_s)
@@ -85,7 +90,9 @@ def serve_in_background(service: GatewayContract, host: str = "127.0.0.1", port:
         server.should_exit = True
         thread.join(5)
         raise ConfigurationError(f"the REST API did not start on {host}:{port} (is the port in use?)")
-    return BackgroundServer(server, thread)
+    handle = BackgroundServer(server, thread)
+    _served[service] = handle
+    return handle
 
 
 def start_from_config(service: GatewayContract) -> Optional[BackgroundServer]:
@@ -100,23 +107,24 @@ def start_from_config(service: GatewayContract) -> Optional[BackgroundServer]:
 
 _process_lock = threading.Lock()
 _process_gateway: Optional[GatewayContract] = None
-_process_rest: Optional[BackgroundServer] = None
+# Each gateway's REST API served in this process: the SQL editor completes through it (completion_credential).
+_served: "weakref.WeakKeyDictionary[object, BackgroundServer]" = weakref.WeakKeyDictionary()
 
 
-def process_rest_url() -> Optional[str]:
-    """Where this process serves its REST API (``process_gateway`` started it), or None: rest.enabled is off,
-    or the gateway was built some other way. The SQL editor completes through it (``completion_credential``)."""
-    return _process_rest.url if _process_rest is not None else None
+def rest_url_of(service) -> Optional[str]:
+    """Where this process serves ``service``'s REST API (``serve_in_background``), or None (rest.enabled off)."""
+    server = _served.get(service)
+    return server.url if server is not None and server.running else None
 
 
 def process_gateway(factory: Callable[[], GatewayContract]) -> GatewayContract:
     """The process's one gateway, built by ``factory`` on the first call, its REST API started with it
     when rest.enabled. The launcher calls it at start, so the API answers before any browser opens the
     UI; app.py calls it for the UI, and both get the same gateway and sessions."""
-    global _process_gateway, _process_rest
+    global _process_gateway
     with _process_lock:
         if _process_gateway is None:
             service = factory()
-            _process_rest = start_from_config(service)  # a port in use fails here, not later and silently
+            start_from_config(service)  # a port in use fails here, not later and silently
             _process_gateway = service
         return _process_gateway

@@ -141,3 +141,16 @@ def test_cors_answers_only_the_credentials_origin_and_only_for_completion(server
     # Another path, even from the credential's origin: no CORS.
     answer = server.http("OPTIONS", f"/v1/sessions/{bob_session}/statements", headers=preflight)
     assert "access-control-allow-origin" not in answer.headers
+
+
+def test_no_credential_is_minted_without_a_rest_api(config, tmp_path_factory):
+    """A gateway that serves no REST API (rest.enabled off) hands out no credential: the editor uses reruns."""
+    from gateway import GatewayService
+    from gateway.store import default_url
+    service = GatewayService(config.with_overrides(store__url=default_url(tmp_path_factory.mktemp("no-rest-store"))))
+    try:
+        session = service.open_session(name="no-rest")
+        found = service.completion_credential(session, ORIGIN)
+        assert found["url"] is None and found["token"] is None and found["session"] == str(session)
+    finally:
+        service.shutdown(stop_spark=False)

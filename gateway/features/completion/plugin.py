@@ -74,10 +74,14 @@ class CompletionFeature(Feature):
             raise InvalidRequestError(f"origin {origin!r} is not a web origin: give scheme://host[:port] "
                                       f"(e.g. http://127.0.0.1:8501), or none")
         handle = str(self.host.session(session).handle)  # the caller's own session, else SessionNotFoundError
-        token, _ = SESSION_CREDENTIALS.mint(required_principal("a completion credential"), handle,
-                                            COMPLETION_SCOPE, CREDENTIAL_TTL_S, origin.lower() if origin else None)
-        from gateway.rest.server import process_rest_url
-        return {"token": token, "expires_in_s": CREDENTIAL_TTL_S, "session": handle, "url": process_rest_url()}
+        principal = required_principal("a completion credential")
+        from gateway.rest.server import rest_url_of
+        url = rest_url_of(self.host)
+        if url is None:  # no REST API in this process: nothing a credential could be used for
+            return {"token": None, "expires_in_s": CREDENTIAL_TTL_S, "session": handle, "url": None}
+        token, _ = SESSION_CREDENTIALS.mint(principal, handle, COMPLETION_SCOPE, CREDENTIAL_TTL_S,
+                                            origin.lower() if origin else None)
+        return {"token": token, "expires_in_s": CREDENTIAL_TTL_S, "session": handle, "url": url}
 
     def rest_routers(self):
         from gateway.features.completion.rest import router
