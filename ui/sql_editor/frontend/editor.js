@@ -287,6 +287,7 @@
         if (directInFlight !== mine) return;
         directInFlight = null;
         completionRoutes.direct += 1;
+        completionNote("");
         const items = toAce((body.candidateDetails || []).slice(0, 3000), 0, true);
         completionCache.set(key, items);
         callback(null, items);
@@ -357,7 +358,7 @@
       return;
     }
     if (api.token === completionApiToken && completionApi === null) return;  // refused before: wait for a new one
-    if (api.token !== completionApiToken) { completionNote(""); directFailure = null; }
+    if (api.token !== completionApiToken) directFailure = null;  // the note stays until a direct answer comes
     completionApiToken = api.token;
     completionApi = api;
   }
