@@ -254,7 +254,7 @@
     note.style.display = text ? "inline-block" : "none";
   }
   function directRequest(context, key, callback) {
-    if (directInFlight) { directInFlight.controller.abort(); directInFlight.callback(null, []); }
+    if (directInFlight) { directInFlight.controller.abort(); directInFlight.callback(null, []); directInFlight = null; }
     let statement = context.text, position = context.position;
     if (encodeURIComponent(statement).length > MAX_QUERY_CHARS) {
       const around = statementAround(statement, position);  // a long script: its statement at the cursor
