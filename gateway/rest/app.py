@@ -17,6 +17,7 @@ from gateway.config import auth_mode
 from gateway.rest.auth import require_token
 from gateway.rest.authn import AuthMiddleware, check_auth_settings
 from gateway.rest.crosssite import CrossSiteMiddleware
+from gateway.rest.editor_cors import EditorCorsMiddleware
 from gateway.rest.errors import install_error_handlers
 from gateway.rest.limits import BodyLimitMiddleware
 from gateway.rest.routes import (catalog, flink, info, operations, profiles, results, session_tools, sessions,
@@ -60,6 +61,8 @@ def create_app(service: Optional[GatewayContract], token: Optional[str] = None,
     check_auth_settings(mode, token)
     app.add_middleware(AuthMiddleware, service=service, legacy_token=token, bind_host=bind_host, mode=mode,
                        proxy_header=setting("auth.proxy_header"), trusted_proxies=setting("auth.trusted_proxies"))
+    # Outside auth: the SQL editor's preflight for complete-statement carries no credential (editor_cors.py).
+    app.add_middleware(EditorCorsMiddleware, allowed_origins=setting("rest.allowed_origins"))
     return app
 
 

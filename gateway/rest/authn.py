@@ -11,6 +11,8 @@ In order:
    - builtin, oidc: a per-user API token (``Authorization: Bearer wbt_…``);
    - proxy: the user named by ``auth.proxy_header`` when the request comes from one of
      ``auth.trusted_proxies`` (from anywhere else the header is ignored), or an API token.
+   - in every mode, a session credential (``Authorization: Bearer wbs_…``, minted by the UI for its SQL
+     editor) for GET ``…/sessions/<its session>/complete-statement`` only, as its session's user;
 3. The principal goes into the scope (``scope["state"]["principal"]``); handlers call the gateway
    as that user (``gateway.rest.deps.service_of``).
 """
@@ -19,13 +21,15 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import logging
+import re
 from typing import Optional
 
 from starlette.concurrency import run_in_threadpool
 
 from gateway import GatewayContract, GatewayError
 from gateway.errors import AuthenticationError, ConfigurationError
-from gateway.identity import LOCAL_PRINCIPAL, Principal
+from gateway.identity import (COMPLETION_SCOPE, LOCAL_PRINCIPAL, SESSION_CREDENTIAL_PREFIX, SESSION_CREDENTIALS,
+                               Principal)
 from gateway.rest.encoding import JSONBytes
 from gateway.config import is_loopback
 from gateway.rest.errors import error_body
@@ -34,6 +38,9 @@ log = logging.getLogger(__name__)
 
 OPEN_PATHS = frozenset({"/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc"})
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+# The one call a session credential (``wbs_…``, the SQL editor's direct path to completion) may make:
+# GET complete-statement of its own session, under any API version prefix.
+COMPLETION_PATH = re.compile(r"^(?:/v[0-9]+)?/sessions/([^/]+)/complete-statement/?$")
 
 
 def _host_name(value: str) -> str:
@@ -88,6 +95,8 @@ class AuthMiddleware:
 
     async def _authenticate(self, scope, headers: dict) -> Optional[Principal]:
         service, bearer = self.service, _bearer(headers)
+        if bearer and bearer.startswith(SESSION_CREDENTIAL_PREFIX):
+            return _session_credential(scope, bearer)
         if self.mode == "none":
             if self.legacy_token is None:
                 return LOCAL_PRINCIPAL  # the single local user, by name: never "no user"
@@ -115,6 +124,15 @@ class AuthMiddleware:
         except ValueError:
             return False
         return any(ip in network for network in self.trusted)
+
+
+def _session_credential(scope, bearer: str) -> Principal:
+    """A session credential's user, for the one call it allows; anything else is refused, in every auth.mode."""
+    match = COMPLETION_PATH.match(scope["path"])
+    if match is None or scope["method"] != "GET":
+        raise AuthenticationError("a session credential (wbs_…) allows only GET …/sessions/<its session>/"
+                                  "complete-statement; use an API token (or rest.token) for anything else")
+    return SESSION_CREDENTIALS.check(bearer, match.group(1), COMPLETION_SCOPE)
 
 
 def _bearer(headers: dict) -> Optional[str]:

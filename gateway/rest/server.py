@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import weakref
 from typing import Callable, Optional
 
 import uvicorn
@@ -67,6 +68,10 @@ class BackgroundServer:
         host = self._server.config.host
         return f"http://{'[' + host + ']' if ':' in host else host}:{self.port}"
 
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive() and not self._server.should_exit
+
     def stop(self, timeout_s: float = 10.0) -> None:
         self._server.should_exit = True
         self._thread.join(timeout_s)
@@ -85,7 +90,9 @@ def serve_in_background(service: GatewayContract, host: str = "127.0.0.1", port:
         server.should_exit = True
         thread.join(5)
         raise ConfigurationError(f"the REST API did not start on {host}:{port} (is the port in use?)")
-    return BackgroundServer(server, thread)
+    handle = BackgroundServer(server, thread)
+    _served[service] = handle
+    return handle
 
 
 def start_from_config(service: GatewayContract) -> Optional[BackgroundServer]:
@@ -100,6 +107,14 @@ def start_from_config(service: GatewayContract) -> Optional[BackgroundServer]:
 
 _process_lock = threading.Lock()
 _process_gateway: Optional[GatewayContract] = None
+# Each gateway's REST API served in this process: the SQL editor completes through it (completion_credential).
+_served: "weakref.WeakKeyDictionary[object, BackgroundServer]" = weakref.WeakKeyDictionary()
+
+
+def rest_url_of(service) -> Optional[str]:
+    """Where this process serves ``service``'s REST API (``serve_in_background``), or None (rest.enabled off)."""
+    server = _served.get(service)
+    return server.url if server is not None and server.running else None
 
 
 def process_gateway(factory: Callable[[], GatewayContract]) -> GatewayContract:

@@ -22,7 +22,9 @@ NOT_OVER_REST = {"iter_results": "a loop over fetch_results; HTTP clients page w
                  "start_browser_login": "a browser login is the UI's HttpOnly cookie; REST takes API tokens",
                  "end_browser_login": "a browser login is the UI's HttpOnly cookie; REST takes API tokens",
                  "as_user": "REST routes get the user-scoped gateway from service_of, which calls it",
-                 "api": "a feature's protocol, reached in process; its own REST routes call it"}
+                 "api": "a feature's protocol, reached in process; its own REST routes call it",
+                 "completion_credential": "the UI's SQL editor credential for REST complete-statement; an HTTP "
+                                          "client already holds a token"}
 
 
 def _parameters(function) -> list[str]:

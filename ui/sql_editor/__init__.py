@@ -3,9 +3,10 @@
 Why our own component: streamlit-ace 0.1.1 has no hook for custom completions, and
 streamlit-code-editor takes one static ``completions`` list, so candidates cannot depend on
 the cursor (tables after FROM, the columns of ``o.`` after an alias). This component asks
-Python for the session's dictionary once (tables, functions, keywords) and the columns of a
-table once, completes in the browser from them, and sends its text only on an action, on
-Ctrl+Enter or after a pause in typing.
+Python for the session's dictionary once (tables, functions, keywords) and completes in the
+browser from it; what depends on the statement it asks the gateway's engine through REST's
+complete-statement with ``fetch`` (a session-scoped credential), or, without REST, through a rerun.
+It sends its text only on an action, on Ctrl+Enter or after a pause in typing.
 Ace 1.45 (BSD licence) is vendored in ``frontend/ace`` so it works without internet.
 """
 from __future__ import annotations
@@ -22,7 +23,7 @@ _component = components.declare_component("sql_editor", path=str(_FRONTEND))
 def sql_editor(text: str, version: int, *, completions: Optional[dict] = None, columns: Optional[dict] = None,
                dictionary: Optional[dict] = None, dict_fp: Optional[str] = None,
                markers: Optional[list[dict]] = None, tab: Optional[str] = None, running: bool = False,
-               seen: Optional[list] = None, on_change=None,
+               seen: Optional[list] = None, completion_api: Optional[dict] = None, on_change=None,
                height: int = 260, key: str = "sql_editor") -> Optional[dict]:
     """Render the editor; returns its last event (``id``, ``action``, ``text``, ``cursor``, selection).
 
@@ -33,10 +34,12 @@ def sql_editor(text: str, version: int, *, completions: Optional[dict] = None, c
     answers a request for the columns of some tables (``{"id", "columns": {table: [...]}}``).
     ``tab`` names the editor tab whose text this is (events carry it back); ``running`` says a
     statement of this tab runs (the toolbar shows it); ``seen`` lists the event ids Python has acted on;
+    ``completion_api`` (``{"url", "session", "token"}``) lets the browser ask REST's complete-statement itself
+    (no rerun per completion context); without it, completion requests go through reruns.
     ``on_change`` is called (no arguments) when a new event arrives, before the rerun it causes.
     """
     return _component(text=text, version=version, completions=completions, columns=columns,
                       dictionary=dictionary, dict_fp=dict_fp, markers=markers or [], tab=tab, running=running,
-                      seen=seen or [],
+                      seen=seen or [], completion_api=completion_api,
                       height=height, debounce_ms=500, key=key, default=None,
                       on_change=on_change)

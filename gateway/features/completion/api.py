@@ -33,3 +33,9 @@ class CompletionApi(Protocol):
         """What an editor needs to complete on its own: ``relations``, ``databases``, ``catalogs``,
         ``functions`` (with signatures), ``table_functions``, ``keywords`` (candidates as JSON) and,
         for each name of ``columns_of``, ``columns[name]`` (its columns, or None: no such table)."""
+
+    def completion_credential(self, session: SessionHandle, origin: Optional[str] = None) -> dict:
+        """A short-lived bearer credential for REST ``complete-statement`` of this session only (the SQL
+        editor's direct path, without a page rerun): ``token``, ``expires_in_s``, ``session``, and ``url``,
+        the REST API of this process (None when rest.enabled is off). ``origin``: the browser page that
+        may call it across origins (``scheme://host[:port]``)."""

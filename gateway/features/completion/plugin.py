@@ -3,13 +3,21 @@ DDL statements and refreshed in the background after them; its calls and REST ro
 from __future__ import annotations
 
 import logging
+import re
 
 from gateway.api.plugins import Feature
+from gateway.errors import InvalidRequestError
+from gateway.identity import COMPLETION_SCOPE, SESSION_CREDENTIALS, required_principal
 from gateway.features.completion.api import CompletionApi
 from gateway.features.completion.completer import Completer
 from gateway.models import Candidate
 
 log = logging.getLogger(__name__)
+
+# How long the editor's credential (REST complete-statement of one session, gateway/rest/authn.py) lives: the editor gets a
+# new one with a render once half of it has passed; an expired one makes the editor fall back visibly.
+CREDENTIAL_TTL_S = 1800.0
+_ORIGIN = re.compile(r"^https?://[A-Za-z0-9.\-]+(:[0-9]{1,5})?$|^https?://\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$")
 
 
 class CompletionFeature(Feature):
@@ -34,11 +42,13 @@ class CompletionFeature(Feature):
 
     def close_session(self, session) -> None:
         self.completer.forget(session)
+        SESSION_CREDENTIALS.revoke_session(str(getattr(session, "handle", session)))
 
     def calls(self):
         return {"complete_statement": self.complete_statement, "complete_candidates": self.complete_candidates,
                 "warm_completion": self.warm_completion, "refresh_completion": self.refresh_completion,
-                "completion_dictionary": self.completion_dictionary}
+                "completion_dictionary": self.completion_dictionary,
+                "completion_credential": self.completion_credential}
 
     def complete_statement(self, session, statement: str, position: int) -> list[str]:
         return [c.value for c in self.complete_candidates(session, statement, position)]
@@ -58,6 +68,20 @@ class CompletionFeature(Feature):
 
     def completion_dictionary(self, session, columns_of=None) -> dict:
         return self.completer.dictionary(self.host.session(session), columns_of)
+
+    def completion_credential(self, session, origin=None) -> dict:
+        if origin is not None and not (isinstance(origin, str) and _ORIGIN.match(origin)):
+            raise InvalidRequestError(f"origin {origin!r} is not a web origin: give scheme://host[:port] "
+                                      f"(e.g. http://127.0.0.1:8501), or none")
+        handle = str(self.host.session(session).handle)  # the caller's own session, else SessionNotFoundError
+        principal = required_principal("a completion credential")
+        from gateway.rest.server import rest_url_of
+        url = rest_url_of(self.host)
+        if url is None:  # no REST API in this process: nothing a credential could be used for
+            return {"token": None, "expires_in_s": CREDENTIAL_TTL_S, "session": handle, "url": None}
+        token, _ = SESSION_CREDENTIALS.mint(principal, handle, COMPLETION_SCOPE, CREDENTIAL_TTL_S,
+                                            origin.lower() if origin else None)
+        return {"token": token, "expires_in_s": CREDENTIAL_TTL_S, "session": handle, "url": url}
 
     def rest_routers(self):
         from gateway.features.completion.rest import router

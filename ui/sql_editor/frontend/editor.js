@@ -2,8 +2,10 @@
 //
 // The editor keeps its text in the browser and hands it to Python only on an action (run,
 // format), on Ctrl+Enter, on a debounce after typing stops, and when it asks for completions:
-// typing does not rerun the page on every keystroke. Completion candidates come from Python
-// (GatewayService.complete_candidates) through one round trip per completion context, cached here.
+// typing does not rerun the page on every keystroke. Completion candidates come from the gateway's
+// engine (the one REST's complete-statement uses), one request per completion context, cached here:
+// with fetch() straight to REST when Python hands over a session credential (args.completion_api),
+// else through a Streamlit rerun (setComponentValue -> script run -> args.completions), 150-300 ms.
 (function () {
   "use strict";
 
@@ -225,9 +227,98 @@
     const key = context.position + "\u0000" + context.text;
     if (completionCache.has(key)) { callback(null, completionCache.get(key)); return; }
     if (pending) finishPending([]);  // a newer context supersedes the old request
+    if (completionApi) { directRequest(context, key, callback); return; }
+    rerunRequest(context, key, callback, null);
+  }
+
+  // --- the direct path: REST's complete-statement with fetch(), no rerun -------------------------------
+  // Python hands over {url, session, token}: the REST API of this process and a credential that allows
+  // GET complete-statement of this session only. When it fails (refused, expired, unreachable) the popup
+  // is answered through a rerun, and the toolbar and the console say why; a refused credential is not used
+  // again until a render brings a new one (the rerun asks Python for one).
+  const MAX_QUERY_CHARS = 6000;     // the request line stays well inside what servers accept
+  const DIRECT_TIMEOUT_MS = 8000;   // an unreachable API (another machine's 127.0.0.1) must not hold the popup
+  let completionApi = null;         // {url, session, token} or null: reruns only
+  let completionApiToken = null;    // the token last handed over (a new one re-enables the direct path)
+  let directInFlight = null;        // {controller, callback} of the latest direct request
+  let directFailure = null;         // why the direct path failed, until a render brings a new credential
+  const completionRoutes = { direct: 0, rerun: 0, direct_errors: 0, last_error: null };
+  window.sqlEditorCompletionRoutes = function () {
+    return Object.assign({ configured: !!completionApi }, completionRoutes);
+  };
+  function completionNote(text) {
+    const note = document.getElementById("completion-note");
+    if (!note) return;
+    note.textContent = text || "";
+    note.title = text || "";
+    note.style.display = text ? "inline-block" : "none";
+  }
+  function directRequest(context, key, callback) {
+    if (directInFlight) { directInFlight.controller.abort(); directInFlight.callback(null, []); directInFlight = null; }
+    let statement = context.text, position = context.position;
+    if (encodeURIComponent(statement).length > MAX_QUERY_CHARS) {
+      const around = statementAround(statement, position);  // a long script: its statement at the cursor
+      statement = around.text; position = around.cursor;
+    }
+    if (encodeURIComponent(statement).length > MAX_QUERY_CHARS) {
+      console.info("SQL editor: this statement is too long for a completion request's address; asking through the page");
+      rerunRequest(context, key, callback, null);
+      return;
+    }
+    const api = completionApi;
+    const controller = new AbortController();
+    const mine = { controller: controller, callback: callback };
+    directInFlight = mine;
+    const timer = setTimeout(function () { controller.abort(); }, DIRECT_TIMEOUT_MS);
+    const address = api.url + "/v2/sessions/" + encodeURIComponent(api.session) + "/complete-statement?details=true" +
+      "&position=" + position + "&statement=" + encodeURIComponent(statement);
+    fetch(address, { headers: { "Authorization": "Bearer " + api.token }, signal: controller.signal,
+                     cache: "no-store", credentials: "omit" })
+      .then(function (response) {
+        if (response.ok) return response.json();
+        return response.json().catch(function () { return {}; }).then(function (body) {
+          const error = new Error("HTTP " + response.status + ": " + ((body && body.root_cause) || response.statusText));
+          error.status = response.status;
+          throw error;
+        });
+      })
+      .then(function (body) {
+        clearTimeout(timer);
+        if (directInFlight !== mine) return;
+        directInFlight = null;
+        completionRoutes.direct += 1;
+        completionNote("");
+        const items = toAce((body.candidateDetails || []).slice(0, 3000), 0, true);
+        completionCache.set(key, items);
+        callback(null, items);
+      })
+      .catch(function (error) {
+        clearTimeout(timer);
+        if (directInFlight !== mine) return;  // superseded (aborted): its callback was answered
+        directInFlight = null;
+        completionRoutes.direct_errors += 1;
+        completionRoutes.last_error = String(error.message || error);
+        if (error.name === "AbortError") completionRoutes.last_error = "no answer in " + DIRECT_TIMEOUT_MS / 1000 + " s";
+        completionApi = null;  // not used again until a render brings a new credential (the rerun asks for one)
+        directFailure = completionRoutes.last_error;
+        console.warn("SQL editor: direct completion (REST complete-statement) failed: " + completionRoutes.last_error +
+                     "; answered through the page instead");
+        completionNote("\u26A0 Completion: the direct path failed (" + completionRoutes.last_error.slice(0, 120) +
+                       "); answered through the page");
+        rerunRequest(context, key, callback, completionRoutes.last_error);
+      });
+  }
+
+  // --- the rerun path: the request goes to Python as the component's value, the answer in args ----------
+  function rerunRequest(context, key, callback, directFailed) {
+    if (pending) finishPending([]);
+    if (directInFlight) { directInFlight.controller.abort(); directInFlight.callback(null, []); directInFlight = null; }
+    completionRoutes.rerun += 1;
     const id = nonce + "-c" + (++counter);
     const value = { id: id, action: "complete", text: context.text, cursor: context.position,
                     selection_start: context.position, selection_end: context.position };
+    // Python acts on the newest request only: each one says the direct path failed, until a new credential.
+    if (directFailed || directFailure) value.direct_failed = directFailed || directFailure;
     pending = { ids: [id], key: key, callback: callback, tries: 0 };
     const mine = pending;
     post(value);  // wrapped in {events: [...]} like every other event
@@ -254,6 +345,23 @@
     }
   }
   editor.completers = [localCompleter];
+
+  // The direct path's settings come with every render; a new token re-enables it after a failure.
+  function receiveCompletionApi(api) {
+    if (!api || !api.url || !api.token) {
+      if (completionApi === null && completionApiToken === null && !window.__sqlEditorToldRerun) {
+        window.__sqlEditorToldRerun = true;
+        console.info("SQL editor: no direct completion path (the workbench serves no REST API: rest.enabled is " +
+                     "off); completion that needs the engine goes through page reruns");
+      }
+      completionApi = null;
+      return;
+    }
+    if (api.token === completionApiToken && completionApi === null) return;  // refused before: wait for a new one
+    if (api.token !== completionApiToken) directFailure = null;  // the note stays until a direct answer comes
+    completionApiToken = api.token;
+    completionApi = api;
+  }
 
   function receiveCompletions(answer) {
     if (!answer || !pending || pending.ids.indexOf(answer.id) < 0) return;
@@ -446,6 +554,7 @@
       if ((args.seen || []).indexOf(sent.id) >= 0) { savedText = sent.text; savedByPython(sent.text); }
     });
     showRunning(!!args.running || localRunId !== null);
+    receiveCompletionApi(args.completion_api);
     receiveDictionary(args);
     receiveColumns(args.columns);
     receiveCompletions(args.completions);
