@@ -124,6 +124,9 @@ class SessionManager:
             raise SessionNotFoundError(
                 f"session {handle} does not exist: it was closed or expired after "
                 f"{self.idle_timeout_s:g} s without use; open a new session")
+        if session.engine_lost is None and self._engines is not None and session.engine_id is not None \
+                and self._engines.is_gone(session.engine_id):  # its managed engine died under another session
+            session.engine_lost = "its managed engine stopped"
         if session.engine_lost is not None:  # its Spark Connect server died: a fresh server-side session
             if session.run_lock.acquire(blocking=False):  # never wait here for a statement of the session
                 try:

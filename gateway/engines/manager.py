@@ -183,6 +183,11 @@ class EngineManager:
         if idle:
             self.store.engine_touch([engine_id])
 
+    def is_gone(self, engine_id: str) -> bool:
+        """Was the engine stopped or found dead here (its sessions move to the key's next engine)?"""
+        with self._lock:
+            return engine_id not in self._local
+
     def lost(self, engine_id: str) -> None:
         """A session found its engine gone: forget it when it no longer answers (the next attach starts one)."""
         with self._lock:
@@ -235,6 +240,8 @@ class EngineManager:
         """Start an engine for ``key`` (or for the pool); a failed start is retried once, then raises."""
         failure = None
         for attempt in (1, 2):
+            if self._stopped.is_set() and failure is not None:
+                break  # the workbench is stopping: no second try
             try:
                 return self._launch(key, owner, pooled)
             except EngineStartError as exc:
@@ -322,7 +329,7 @@ class EngineManager:
         deadline = time.monotonic() + self.start_timeout_s
         while not answers(record.address, 0.5):
             code = process.poll()
-            if code is not None or time.monotonic() > deadline:
+            if code is not None or time.monotonic() > deadline or (pooled and self._stopped.is_set()):
                 self._stop(record, local, "FAILED")
                 why = (f"exited with code {code}" if code is not None
                        else f"did not listen within engine.start_timeout_s = {self.start_timeout_s:g} s")
