@@ -482,7 +482,7 @@ def _end_group(pid: int, process: Optional[subprocess.Popen]) -> None:
         if process is not None:
             if process.poll() is not None:
                 return
-        elif not Path(f"/proc/{pid}").exists():
+        elif not running(pid):
             return
         time.sleep(0.1)
     try:
@@ -490,6 +490,15 @@ def _end_group(pid: int, process: Optional[subprocess.Popen]) -> None:
     except ProcessLookupError:
         pass
     _reap_child(process)
+
+
+def running(pid: int) -> bool:
+    """Is ``pid`` a live process (not gone, not a zombie waiting for its parent)? Linux's /proc."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[-1].split()[0] != "Z"
 
 
 def _reap_child(process: Optional[subprocess.Popen]) -> None:

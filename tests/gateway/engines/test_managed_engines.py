@@ -17,6 +17,7 @@ import pytest
 from conftest import ROOT, run_all, wait_for
 from connect_support import wait_terminal
 from gateway.api.identity import Principal
+from gateway.engines.manager import running
 from gateway.identity import acting_as
 from gateway.models import OperationStatus
 
@@ -193,7 +194,7 @@ def test_a_second_gateway_shares_an_engine_its_reaper_stops_it_idle_and_a_third_
         second.close_session(on_second)
     # no session in either gateway: the second's reaper stops it after 3 s
     assert wait_for(lambda: _record(first, erins).state == "STOPPED", timeout_s=120)
-    assert wait_for(lambda: not Path(f"/proc/{pid}").exists(), timeout_s=60)
+    assert wait_for(lambda: not running(pid), timeout_s=60)
 
     alices = _session(first, ALICE, opened["alice-1"]).engine_id
     third = gateways()  # a restarted workbench: it adopts alice's running engine
@@ -201,6 +202,46 @@ def test_a_second_gateway_shares_an_engine_its_reaper_stops_it_idle_and_a_third_
         handle = third.open_session(name="alice-3")
     assert _session(third, ALICE, handle).engine_id == alices
     assert _value(third, ALICE, handle, "SELECT 3") == [[3]]
+
+
+def test_a_users_first_session_takes_a_pooled_engine_and_the_key_is_recorded(gateways, first):
+    pooling = gateways(engine__pool_size=1)
+    pooled = wait_for(lambda: [r for r in _all_records(first) if r.state == "POOLED"], timeout_s=START_S)
+    assert pooled, "no engine was started ahead"
+    gina = Principal("gina", admin=True)
+    with acting_as(gina):
+        handle = pooling.open_session(name="gina-1")
+    session = _session(pooling, gina, handle)
+    assert session.engine_id == pooled[0].engine_id
+    record = _record(first, session.engine_id)
+    # the Spark application keeps the name it started with; the store records whose it is now
+    assert record.key == "user:gina" and record.owner == "gina" and record.app_name == "workbench engine pool"
+    assert _value(pooling, gina, handle, "SELECT 'pooled'") == [["pooled"]]
+
+
+def test_the_admin_engines_api_lists_and_stops_engines_for_admins_only(first, opened):
+    from gateway.errors import PermissionDeniedError
+    from rest_support import Http, start
+
+    with acting_as(Principal("bob", admin=False)), pytest.raises(PermissionDeniedError, match="for admins"):
+        first.admin_list_engines()
+    rest = start(first)
+    try:
+        http = Http(rest.url)
+        answer = http("GET", "/v2/admin/engines")
+        assert answer.status == 200, answer.body
+        by_key = {e["key"]: e for e in answer.body["engines"]}
+        bobs = by_key["user:bob"]
+        assert bobs["state"] == "RUNNING" and bobs["sessions"] == 1 and bobs["uptimeS"] > 0
+        assert bobs["address"].startswith("sc://127.0.0.1:") and bobs["sparkUi"].startswith("http://127.0.0.1:")
+        assert bobs["heapUsedBytes"] or bobs["heapNote"]  # the heap, or why it is not known
+        gina = by_key["user:gina"]
+        assert http("DELETE", f"/v2/admin/engines/{gina['engineId']}").status == 200
+        assert _record(first, gina["engineId"]).state == "STOPPED"
+        assert not running(gina["pid"])
+        assert http("DELETE", f"/v2/admin/engines/{gina['engineId']}").status == 404
+    finally:
+        rest.stop()
 
 
 def test_a_failed_start_says_why_and_is_tried_twice(gateways, first):
