@@ -37,6 +37,9 @@ LOG_TAIL_LINES = 20
 STOP_TIMEOUT_S = 30.0
 ANSWER_TIMEOUT_S = 1.0
 MAX_REAP_PERIOD_S = 30.0
+# Every process marks the engines its sessions use this often, whatever its own idle timeout: another process's
+# reaper (perhaps with a shorter timeout) must see them in use. An engine counts as idle after at least three.
+TOUCH_PERIOD_S = 2.0
 
 
 class EngineStartError(EngineDownError):
@@ -401,7 +404,7 @@ class EngineManager:
             if not answers(record.address):
                 self._stop(record, self._local.get(record.engine_id), "FAILED")
             elif (record.state == "RUNNING" and self.idle_timeout_s > 0
-                  and (moment - record.last_used).total_seconds() > self.idle_timeout_s):
+                  and (moment - record.last_used).total_seconds() > max(self.idle_timeout_s, 3 * TOUCH_PERIOD_S)):
                 log.info("stopping managed engine %s (%s): no sessions for %g s", record.engine_id, record.key,
                          self.idle_timeout_s)
                 self._stop(record, self._local.get(record.engine_id), "STOPPED")
@@ -415,7 +418,7 @@ class EngineManager:
     def _reap_loop(self) -> None:
         wait = 0.0  # the pool fills at once
         while not self._stopped.wait(wait):
-            wait = self.reap_period_s
+            wait = min(self.reap_period_s, TOUCH_PERIOD_S)
             try:
                 self.reap_once()
             except Exception:  # noqa: BLE001 - a store outage or a failed pool start must not end the reaper

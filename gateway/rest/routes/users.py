@@ -201,3 +201,9 @@ def admin_stop_engine(request: Request, engine_id: str):
     """Admins only: stop a managed engine; its sessions' next statements get a new one."""
     service_of(request).admin_stop_engine(engine_id)
     return {}
+
+
+@router.get("/me/engines", response_model=EnginesResponse)
+def list_my_engines(request: Request):
+    """The managed engines the caller's sessions run on (empty on the other engine kinds)."""
+    return {"engines": [_camel(row) for row in service_of(request).list_my_engines()]}
