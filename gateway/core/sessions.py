@@ -147,7 +147,7 @@ class SessionManager:
             return new_session(self._root)
         if session.engine_id is not None:
             self._engines.lost(session.engine_id)
-            self._engines.detach(session.engine_id, session.handle)
+            self._engines.detach(session.engine_id, session.handle, session.spark)
             session.engine_id = None
         spark, session.engine_id = self._engines.attach(session.user, session.handle)
         return spark
@@ -169,7 +169,7 @@ class SessionManager:
 
     def _leave_engine(self, session: Session) -> None:
         if self._engines is not None and session.engine_id is not None:
-            self._engines.detach(session.engine_id, session.handle)
+            self._engines.detach(session.engine_id, session.handle, session.spark)
 
     def list(self) -> list[Session]:
         with self._lock:

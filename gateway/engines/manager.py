@@ -175,8 +175,15 @@ class EngineManager:
                 local.sessions.add(str(session_handle))
         return new_connect_session(local.root), local.record.engine_id
 
-    def detach(self, engine_id: str, session_handle) -> None:
-        """A session left the engine: its idle time starts when the last one leaves (every process's)."""
+    def detach(self, engine_id: str, session_handle, spark=None) -> None:
+        """A session left the engine: its idle time starts when the last one leaves (every process's). Its
+        client (``spark``) is closed: pyspark would otherwise call a stopped engine at the process's exit
+        and wait out its retries."""
+        if spark is not None:
+            try:
+                spark.client.close()
+            except Exception:  # noqa: BLE001 - a client of a dead engine may fail to close; it is unused now
+                log.debug("closing a session's client of engine %s failed", engine_id, exc_info=True)
         with self._lock:
             local = self._local.get(engine_id)
             if local is None:
@@ -387,6 +394,13 @@ class EngineManager:
         process's reaper stops them after engine.idle_timeout_s without sessions."""
         self._stopped.set()
         self._reaper.join(timeout=STOP_TIMEOUT_S)
+        with self._lock:
+            roots = [local.root for local in self._local.values() if local.root is not None]
+        for root in roots:  # no RPC from them at the process's exit
+            try:
+                root.client.close()
+            except Exception:  # noqa: BLE001 - closing a channel of a dead engine; it is unused now
+                log.debug("closing an engine's root client failed", exc_info=True)
 
     # -- the reaper ----------------------------------------------------------------------------------
 

@@ -79,7 +79,8 @@ def test_another_process_finds_a_running_engine_and_shares_it(managers, listener
     spark, engine_id = two.attach("ann", "handle-1")  # no engine is started: the recorded one answers
     assert engine_id == running.engine_id
     assert [row["sessions"] for row in two.list() if row["engine_id"] == engine_id] == [1]
-    two.detach(engine_id, "handle-1")
+    two.detach(engine_id, "handle-1", spark)
+    assert spark.client.is_closed
     assert two.store.engine_get(engine_id).last_used > running.last_used  # idle from now, for every reaper
 
 
