@@ -129,6 +129,7 @@ class EngineManager:
         self._lock = threading.Lock()
         self._key_locks: dict[str, threading.Lock] = {}
         self._stopped = threading.Event()
+        self._filler: Optional[threading.Thread] = None
         if self.pool_size and config["metastore.hive_support"] and not (
                 config["metastore.jdbc_url"] or config["metastore.uri"]):
             raise ConfigurationError(
@@ -394,6 +395,8 @@ class EngineManager:
         process's reaper stops them after engine.idle_timeout_s without sessions."""
         self._stopped.set()
         self._reaper.join(timeout=STOP_TIMEOUT_S)
+        if self._filler is not None:
+            self._filler.join(timeout=STOP_TIMEOUT_S)
         with self._lock:
             roots = [local.root for local in self._local.values() if local.root is not None]
         for root in roots:  # no RPC from them at the process's exit
@@ -423,11 +426,23 @@ class EngineManager:
                          self.idle_timeout_s)
                 self._stop(record, self._local.get(record.engine_id), "STOPPED")
         self.store.engines_forget_stopped(moment - dt.timedelta(days=1))
-        pooled = sum(1 for r in self.store.engines_live() if r.state == "POOLED" or (r.state == "STARTING" and not r.key))
-        for _ in range(self.pool_size - pooled):
-            if self._stopped.is_set():
+        if self.pool_size and not self._stopped.is_set() and (self._filler is None or not self._filler.is_alive()):
+            # in a thread of its own: a start takes long, and the marks above must go on meanwhile
+            self._filler = threading.Thread(target=self._fill_pool, name="engine-pool", daemon=True)
+            self._filler.start()
+
+    def _fill_pool(self) -> None:
+        """Start engines until engine.pool_size wait in the pool (across the processes on the store)."""
+        while not self._stopped.is_set():
+            pooled = sum(1 for r in self.store.engines_live()
+                         if r.state == "POOLED" or (r.state == "STARTING" and not r.key))
+            if pooled >= self.pool_size:
                 return
-            self._start("", "", pooled=True)
+            try:
+                self._start("", "", pooled=True)
+            except Exception:  # noqa: BLE001 - the next reaper round tries again
+                log.exception("starting an engine for the pool failed")
+                return
 
     def _reap_loop(self) -> None:
         wait = 0.0  # the pool fills at once

@@ -104,8 +104,12 @@ def _cmdline(pid: int) -> str:
 
 
 def _value(gateway, principal, handle, statement):
+    from gateway.models import ResultType
+
     with acting_as(principal):
-        return run_all(gateway, handle, statement, timeout_s=300)[1]
+        _, rows, last = run_all(gateway, handle, statement, timeout_s=300)
+    assert last.result_type != ResultType.ERROR, last.exception
+    return rows
 
 
 def test_each_user_gets_an_engine_of_their_own_shared_by_their_sessions(first, opened):
@@ -244,6 +248,23 @@ def test_the_admin_engines_api_lists_and_stops_engines_for_admins_only(first, op
         assert http("DELETE", f"/v2/admin/engines/{gina['engineId']}").status == 404
     finally:
         rest.stop()
+
+
+def _admin_engines_panel(gateway):
+    from ui import admin_panel
+
+    admin_panel.render_engines(gateway)
+
+
+def test_the_admin_page_lists_the_engines_with_a_stop_button(first, opened):
+    from streamlit.testing.v1 import AppTest
+
+    page = AppTest.from_function(_admin_engines_panel, args=(first.as_user(Principal("root", admin=True)),),
+                                 default_timeout=120).run()
+    assert not page.exception, page.exception
+    table = page.dataframe[0].value
+    assert "user:bob" in set(table["key"]) and set(table["state"]) <= {"RUNNING", "POOLED", "STARTING"}
+    assert [b.label for b in page.button] == ["Stop engine"]
 
 
 def test_a_failed_start_says_why_and_is_tried_twice(gateways, first):
