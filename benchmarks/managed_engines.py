@@ -10,7 +10,7 @@ every page, close), each engine a Spark Connect server started by the gateway wi
 Prints the machine's load average before and after: the figures mean little without it. Every engine it
 starts is stopped by its PID at the end.
 
-    .venv/bin/python benchmarks/managed_engines.py [--runs N] [--users U] [--skip-users]
+    .venv/bin/python benchmarks/managed_engines.py [--runs N] [--users U] [--user-engines N] [--skip-users]
 """
 from __future__ import annotations
 
@@ -134,6 +134,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=40, help="timed SELECT 1 runs (default 40)")
     parser.add_argument("--users", type=int, default=20, help="users of the share-level comparison (default 20)")
+    parser.add_argument("--user-engines", type=int, default=None,
+                        help="users of share level user, one engine (~600 MB) each (default: --users)")
     parser.add_argument("--skip-users", action="store_true", help="skip the share-level comparison")
     args = parser.parse_args(argv)
     print(f"load average before: {os.getloadavg()}")
@@ -181,10 +183,10 @@ def main(argv=None) -> int:
             embedded.shutdown(stop_spark=True)
 
     if not args.skip_users:
-        for level in ("server", "user"):
-            figures = users_run(f"sqlite:///{tempfile.mkdtemp(prefix='bench-store-')}/wb.db", level, args.users,
+        for level, users in (("server", args.users), ("user", args.user_engines or args.users)):
+            figures = users_run(f"sqlite:///{tempfile.mkdtemp(prefix='bench-store-')}/wb.db", level, users,
                                 max(1, args.runs // 10))
-            print(f"{args.users} users x 2 sessions, share level {level}: {figures['engines']} engines, all open after "
+            print(f"{users} users x 2 sessions, share level {level}: {figures['engines']} engines, all open after "
                   f"{figures['open_s']:.0f} s, RSS {figures['rss_per_engine_mib']:.0f} MiB per engine "
                   f"({figures['rss_total_mib']:.0f} MiB in all), SELECT 1 under a scan per user median "
                   f"{figures['median_ms']:.0f} ms, p95 {figures['p95_ms']:.0f} ms")

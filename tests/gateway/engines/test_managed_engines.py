@@ -274,7 +274,7 @@ def test_a_failed_start_says_why_and_is_tried_twice(gateways, first):
     with acting_as(Principal("frank", admin=True)), pytest.raises(EngineStartError) as failure:
         broken.open_session(name="never")
     assert "exited with code" in failure.value.message and "engine.log" in failure.value.message
-    assert "nonsense" in failure.value.message  # spark-submit's own words about the master, from the log
+    assert "Master must either be yarn or start with spark" in failure.value.message  # spark-submit's words, from its log
     tried = [r for r in _all_records(first) if r.key == "user:frank"]
     assert len(tried) == 2 and {r.state for r in tried} == {"FAILED"}
 
