@@ -160,8 +160,10 @@ def main(argv=None) -> int:
         with acting_as(Principal("bob", admin=True)):
             start = time.perf_counter()
             handle = pooling.open_session(name="pooled")
+            opened = time.perf_counter() - start
             assert first_row(pooling, handle) == [[1]]
-            print(f"pooled engine attach to first row: {time.perf_counter() - start:.2f} s (goal <= 1 s)")
+            print(f"pooled engine attach to first row: {time.perf_counter() - start:.2f} s (goal <= 1 s; "
+                  f"the session {opened:.2f} s of it)")
         pooling.engines.shutdown()  # no refill while the rest is measured
     finally:
         managed.engines.stop_all()

@@ -347,12 +347,28 @@ class EngineManager:
                 raise EngineStartError(f"the managed engine for {key or 'the pool'} {why}; the end of its log "
                                        f"({log_path}):\n{_tail(log_path)}", error_class="ENGINE_DOWN")
             time.sleep(0.2)
+        if pooled:
+            self._warm(record)
         state = "POOLED" if pooled else "RUNNING"
         self.store.engine_update(engine_id, state=state, last_used=now())
         local.record = EngineRecord(**{**record.__dict__, "state": state})
         log.info("managed engine %s for %s is up after %.1f s", engine_id, key or "the pool",
                  (now() - started).total_seconds())
         return local
+
+    @staticmethod
+    def _warm(record: EngineRecord) -> None:
+        """A pooled engine's first statement, run before a user comes: a JVM's first query (class loading, code
+        generation) takes seconds (8.7 s measured on 2 busy cores), which the pool is there to hide."""
+        from gateway.spark.connect import connect_root_at
+
+        root = connect_root_at(record.address)
+        try:
+            root.sql("SELECT 1").collect()
+        except Exception:  # noqa: BLE001 - a cold first statement that fails leaves a usable engine all the same
+            log.warning("warming pooled engine %s failed", record.engine_id, exc_info=True)
+        finally:
+            root.client.close()
 
     # -- stopping ----------------------------------------------------------------------------------
 
