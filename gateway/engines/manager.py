@@ -343,6 +343,7 @@ class EngineManager:
             if code is not None or time.monotonic() > deadline or (pooled and self._stopped.is_set()):
                 self._stop(record, local, "FAILED")
                 why = (f"exited with code {code}" if code is not None
+                       else "was stopped: the workbench is stopping" if self._stopped.is_set()
                        else f"did not listen within engine.start_timeout_s = {self.start_timeout_s:g} s")
                 raise EngineStartError(f"the managed engine for {key or 'the pool'} {why}; the end of its log "
                                        f"({log_path}):\n{_tail(log_path)}", error_class="ENGINE_DOWN")
