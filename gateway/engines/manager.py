@@ -458,7 +458,10 @@ class EngineManager:
             try:
                 self._start("", "", pooled=True)
             except Exception:  # noqa: BLE001 - the next reaper round tries again
-                log.exception("starting an engine for the pool failed")
+                if not self._stopped.is_set():  # else: stopped on purpose, the workbench is stopping
+                    log.exception("starting an engine for the pool failed")
+                else:
+                    log.debug("a pooled start ended by the shutdown", exc_info=True)
                 return
 
     def _reap_loop(self) -> None:
