@@ -40,5 +40,5 @@ class CatalogApi(Protocol):
     def analyze_table(self, session: SessionHandle, name: str) -> None:
         """Compute the table's statistics for all columns (ANALYZE TABLE … COMPUTE STATISTICS)."""
 
-    def create_sample_database(self, session: SessionHandle, database: str = "workbench_sample") -> list[str]:
+    def create_sample_database(self, session: SessionHandle, database: str = "sample") -> list[str]:
         """A small database of related tables to try the workbench on; the session then USEs it."""

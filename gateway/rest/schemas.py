@@ -200,7 +200,7 @@ class TableDdlResponse(Body):
 
 
 class SampleDatabaseRequest(Body):
-    database: Optional[str] = Field(None, description="Default: workbench_sample.")
+    database: Optional[str] = Field(None, description="Default: sample (the database the first-run sample query reads).")
 
 
 class SampleDatabaseResponse(Body):

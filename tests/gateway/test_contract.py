@@ -41,6 +41,18 @@ def test_the_gateway_implements_each_contract_call_with_its_parameters(gateway, 
     assert isinstance(gateway, GatewayContract)
 
 
+def _defaults(function) -> dict:
+    return {p.name: p.default for p in inspect.signature(function).parameters.values()
+            if p.default is not inspect.Parameter.empty}
+
+
+@pytest.mark.parametrize("name", CONTRACT)
+def test_each_contract_call_has_the_gateways_defaults(gateway, name):
+    """A default the protocol documents is the one the gateway applies (the sample database's name once
+    differed: the protocol said ``workbench_sample``, the gateway made ``sample``)."""
+    assert _defaults(getattr(gateway, name)) == _defaults(getattr(GatewayContract, name)), name
+
+
 def _calls_on(tree: ast.AST, receivers: set[str]) -> set[tuple[str, int]]:
     """``receiver.name`` attribute reads, where the receiver is a name in ``receivers`` or ``service_of(…)``."""
     found = set()
