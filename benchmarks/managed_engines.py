@@ -88,7 +88,8 @@ def rss_mib(pid: int) -> float:
 
 
 def users_run(store: str, level: str, users: int, runs: int) -> dict:
-    gateway = GatewayService(config("managed", store, engine__share_level=level))
+    # no bound on streamed results: every user's background scan streams at once (result.max_streams is 4)
+    gateway = GatewayService(config("managed", store, engine__share_level=level, result__max_streams=0))
     principals = [Principal(f"u{n}", admin=True) for n in range(users)]
     handles: dict[str, list] = {}
     started = time.perf_counter()
