@@ -3,15 +3,21 @@
 
 Prints, for each engine: ``SELECT 1`` through the project's client (execute, every page, close) median
 and p95, and 1,000,000 rows x 5 columns (bigint, double, string, date, timestamp) through
-``fetch_pandas`` (Arrow pages) in rows/s, best of the runs; and the machine's load average before and
-after, since the figures mean little without it.
+``fetch_pandas`` (Arrow pages) in rows/s, best of the runs; on ``connect`` the same 1M rows read by
+pyspark's own client (``toArrow()``, no gateway) for reference: what the server gives at best; the
+memory (RSS) of the workbench process with 20 sessions open, each having run a statement (on
+``embedded`` also with its driver JVM, a child process); and the machine's load average before and
+after, since the figures mean little without it. Each engine runs in a process of its own, so that
+one's memory does not count in the other's.
 
-    .venv/bin/python benchmarks/engines.py [--runs N] [--big-runs N] [--connect-url sc://127.0.0.1:15002]
+    .venv/bin/python benchmarks/engines.py [--runs N] [--big-runs N] [--sessions N] [--connect-url sc://127.0.0.1:15002]
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import subprocess
 import statistics
 import sys
 import tempfile
@@ -29,6 +35,65 @@ from gateway.rest import serve_in_background  # noqa: E402
 
 BIG = ("SELECT id, id * 1.5 AS d, CAST(id AS STRING) AS s, date_add(DATE'2020-01-01', CAST(id % 1000 AS INT)) AS day, "
        "TIMESTAMP'2020-01-01 00:00:00' + make_interval(0, 0, 0, 0, 0, 0, id % 86400) AS ts FROM range(1000000)")
+
+
+def rss_kib(pid: int) -> int:
+    """Resident memory of a process in KiB (/proc/<pid>/status VmRSS)."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process under ``pid`` (its driver JVM on embedded), from /proc's children lists."""
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        for task in os.listdir(f"/proc/{current}/task"):
+            try:
+                with open(f"/proc/{current}/task/{task}/children") as children:
+                    kids = [int(k) for k in children.read().split()]
+            except OSError:
+                continue
+            found.extend(kids)
+            todo.extend(kids)
+    return found
+
+
+def memory_with_sessions(url: str, sessions: int) -> dict:
+    """RSS of this (the workbench) process and of it with its children, with ``sessions`` connections open,
+    each having run a statement (its session exists on the engine, its temporary view too)."""
+    connections = [dbapi.connect(url, timeout_s=600) for _ in range(sessions)]
+    try:
+        for number, conn in enumerate(connections):
+            cur = conn.cursor()
+            cur.execute(f"CREATE OR REPLACE TEMPORARY VIEW bench_view_{number} AS SELECT {number} AS n")
+            cur.execute(f"SELECT * FROM bench_view_{number}")
+            assert cur.fetchall() == [(number,)]
+        own = rss_kib(os.getpid())
+        children = sum(rss_kib(child) for child in descendants(os.getpid()) if os.path.exists(f"/proc/{child}"))
+        return {"rss_mib": own / 1024, "rss_with_children_mib": (own + children) / 1024}
+    finally:
+        for conn in connections:
+            conn.close()
+
+
+def raw_connect_rate(url: str, runs: int) -> float:
+    """1M x 5 through pyspark's own Spark Connect client (``toArrow()``), no gateway: the server's best."""
+    from pyspark.sql.connect.session import SparkSession as ConnectSession
+
+    spark = ConnectSession.builder.remote(url).create()
+    rates = []
+    try:
+        for _ in range(runs):
+            start = time.perf_counter()
+            table = spark.sql(BIG).toArrow()
+            rates.append(table.num_rows / (time.perf_counter() - start))
+    finally:
+        spark.stop()
+    return max(rates)
 
 
 def measure(url: str, runs: int, big_runs: int) -> dict:
@@ -54,12 +119,41 @@ def measure(url: str, runs: int, big_runs: int) -> dict:
             "rows_per_s": max(rates)}
 
 
+def run_engine(name: str, url: str, args) -> dict:
+    """One engine's figures, measured in this process."""
+    base = load_config(ROOT / "workbench.toml", environ={})
+    overrides = dict(spark__master="local[2]") if name == "embedded" else dict(engine__kind="connect",
+                                                                               engine__url=url)
+    config = base.with_overrides(data_dir=tempfile.mkdtemp(prefix=f"bench-engines-{name}-"),
+                                 session__idle_timeout_s=0, session__restore=False, **overrides)
+    with acting_as(LOCAL_PRINCIPAL):
+        gateway = GatewayService(config)
+        rest = serve_in_background(gateway, "127.0.0.1", 0)
+        try:
+            figures = measure(rest.url, args.runs, args.big_runs)
+            figures.update(memory_with_sessions(rest.url, args.sessions))
+        finally:
+            rest.stop()
+            gateway.shutdown()
+    if name == "connect":
+        figures["raw_rows_per_s"] = raw_connect_rate(url, args.big_runs)
+    return figures
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=50, help="timed SELECT 1 runs per engine (default 50)")
     parser.add_argument("--big-runs", type=int, default=2, help="1M-row fetches per engine (default 2)")
+    parser.add_argument("--sessions", type=int, default=20, help="open sessions for the memory figure (default 20)")
     parser.add_argument("--connect-url", default="", help="an existing Spark Connect server (default: start one)")
+    parser.add_argument("--engine", choices=("embedded", "connect"), help=argparse.SUPPRESS)  # one engine, as JSON
     args = parser.parse_args(argv)
+    if args.engine:
+        print("FIGURES " + json.dumps(run_engine(args.engine, args.connect_url, args)), flush=True)
+        sys.stderr.flush()
+        # pyspark's Connect sessions close their gRPC channels when collected at exit, and that close waited
+        # for ever here (seen in grpc's channel close): the figures are out, the process ends now
+        os._exit(0)
     print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())} ({os.cpu_count()} cores)", flush=True)
     server = None
     url = args.connect_url
@@ -70,31 +164,28 @@ def main(argv=None) -> int:
         server = ConnectServer().start()
         url = server.url
         print(f"Spark Connect server up in {time.perf_counter() - started:.1f} s at {url}", flush=True)
-    base = load_config(ROOT / "workbench.toml", environ={})
-    engines = {
-        "embedded": dict(spark__master="local[2]"),
-        "connect": dict(engine__kind="connect", engine__url=url),
-    }
     results = {}
     try:
-        with acting_as(LOCAL_PRINCIPAL):
-            for name, overrides in engines.items():
-                config = base.with_overrides(data_dir=tempfile.mkdtemp(prefix=f"bench-engines-{name}-"),
-                                             session__idle_timeout_s=0, session__restore=False, **overrides)
-                gateway = GatewayService(config)
-                rest = serve_in_background(gateway, "127.0.0.1", 0)
-                try:
-                    results[name] = measure(rest.url, args.runs, args.big_runs)
-                finally:
-                    rest.stop()
-                    gateway.shutdown()
-                print(f"{name}: done", flush=True)
+        for name in ("embedded", "connect"):
+            command = [sys.executable, __file__, "--engine", name, "--connect-url", url, "--runs", str(args.runs),
+                       "--big-runs", str(args.big_runs), "--sessions", str(args.sessions)]
+            done = subprocess.run(command, capture_output=True, text=True, timeout=3600)
+            lines = [line for line in done.stdout.splitlines() if line.startswith("FIGURES ")]
+            if done.returncode != 0 or not lines:
+                print(f"{name} failed ({done.returncode}):\n{done.stderr[-3000:]}", flush=True)
+                continue
+            results[name] = json.loads(lines[-1][len("FIGURES "):])
+            print(f"{name}: done", flush=True)
     finally:
         if server is not None:
             server.stop()
-    print(f"{'engine':<10} {'SELECT 1 median ms':>19} {'p95 ms':>8} {'1M x 5 fetch_pandas rows/s':>27}")
+    print(f"{'engine':<10} {'SELECT 1 median ms':>19} {'p95 ms':>8} {'1M x 5 fetch_pandas rows/s':>27} "
+          f"{'RSS MiB, ' + str(args.sessions) + ' sessions':>22} {'with children':>14}")
     for name, figures in results.items():
-        print(f"{name:<10} {figures['median']:>19.1f} {figures['p95']:>8.1f} {figures['rows_per_s']:>27,.0f}")
+        print(f"{name:<10} {figures['median']:>19.1f} {figures['p95']:>8.1f} {figures['rows_per_s']:>27,.0f} "
+              f"{figures['rss_mib']:>22.0f} {figures['rss_with_children_mib']:>14.0f}")
+    if "connect" in results:
+        print(f"connect, pyspark's own client toArrow() (no gateway): {results['connect']['raw_rows_per_s']:,.0f} rows/s")
     if len(results) == 2:
         print(f"connect / embedded SELECT 1 median: {results['connect']['median'] / results['embedded']['median']:.2f}x")
     print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)

@@ -2,7 +2,7 @@
 that ships in the pip install, on 127.0.0.1 and a free port, stopped by its PID.
 
 SPARK_HOME is the pyspark package folder. Shared by the tests through the session fixture
-``connect_server`` (tests/gateway/connect/conftest.py); the failure test starts its own instance.
+``connect_server`` (tests/conftest.py); the failure test kills that one and starts it again on its port.
 """
 from __future__ import annotations
 

@@ -20,14 +20,14 @@ import re
 from typing import Any, Optional
 from zoneinfo import ZoneInfo
 
-_ISO = re.compile(r"^(-?\d{4,})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?)?(Z)?$")
+_ISO = re.compile(r"^([+-]?\d{4,})-(\d\d)-(\d\d)(?:[T ](\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?)?(Z)?$")
 _EPOCH_DAYS = 719_468  # days from 0000-03-01 to 1970-01-01 (Howard Hinnant's days_from_civil)
 
 
 def days_from_civil(year: int, month: int, day: int) -> int:
     """Days since 1970-01-01 of a proleptic Gregorian date, any year (datetime stops at year 1)."""
     year -= month <= 2
-    era = (year if year >= 0 else year - 399) // 400
+    era = year // 400  # floor division
     yoe = year - era * 400
     doy = (153 * (month + (-3 if month > 2 else 9)) + 2) // 5 + day - 1
     doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
@@ -36,7 +36,7 @@ def days_from_civil(year: int, month: int, day: int) -> int:
 
 def civil_from_days(days: int) -> tuple[int, int, int]:
     days += _EPOCH_DAYS
-    era = (days if days >= 0 else days - 146096) // 146097
+    era = days // 146097  # floor division (Hinnant's C code adjusts truncating division for this)
     doe = days - era * 146097
     yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
     doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
@@ -44,6 +44,11 @@ def civil_from_days(days: int) -> tuple[int, int, int]:
     day = doy - (153 * mp + 2) // 5 + 1
     month = mp + (3 if mp < 10 else -9)
     return yoe + era * 400 + (month <= 2), month, day
+
+
+def year_text(year: int) -> str:
+    """A year as Spark's cast writes it: four digits at least, ``+`` past 9999, ``-`` before year 0."""
+    return ("+" if year > 9999 else "-" if year < 0 else "") + f"{abs(year):04d}"
 
 
 def _micros_of_text(text: str) -> int:
@@ -64,7 +69,7 @@ def _text_of_micros(micros: int) -> str:
     seconds, fraction = divmod(rest, 1_000_000)
     hour, seconds = divmod(seconds, 3600)
     minute, second = divmod(seconds, 60)
-    text = f"{year:04d}-{month:02d}-{day:02d} {hour:02d}:{minute:02d}:{second:02d}"
+    text = f"{year_text(year)}-{month:02d}-{day:02d} {hour:02d}:{minute:02d}:{second:02d}"
     if fraction:
         text += "." + f"{fraction:06d}".rstrip("0")
     return text
@@ -192,7 +197,8 @@ def spark_string(value: Any, type_json: dict, zone: str, nested: bool = False) -
         if isinstance(value, (dt.date, dt.datetime)):
             return value.isoformat()[:10]
         if isinstance(value, int):  # days
-            return "%04d-%02d-%02d" % civil_from_days(value)
+            year, month, day = civil_from_days(value)
+            return f"{year_text(year)}-{month:02d}-{day:02d}"
         return value
     if name == "TIMESTAMP":
         return _text_of_micros(_wall_micros(value))

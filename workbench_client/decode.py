@@ -80,8 +80,13 @@ def _native_by_parts(column) -> list:
     valid = column.is_valid().to_pylist()
     if pa.types.is_timestamp(kind) and kind.tz:
         tzinfo = pa.lib.string_to_tzinfo(kind.tz)
-        local = pc.local_timestamp(column).to_pylist()  # out of range here too: to_pylist()'s error
+        try:
+            local = pc.local_timestamp(column).to_pylist()
+        except (OverflowError, ValueError):  # out of datetime's range in its zone too
+            return _temporal_or_text(column)
         return [None if v is None else v.replace(tzinfo=tzinfo) for v in local]
+    if pa.types.is_timestamp(kind) or pa.types.is_date(kind):
+        return _temporal_or_text(column)
     if pa.types.is_struct(kind):
         names = [kind.field(i).name for i in range(kind.num_fields)]
         children = [_native_column(child) for child in column.flatten()]
@@ -94,6 +99,58 @@ def _native_by_parts(column) -> list:
         values = _native_column(column.values)
         return [values[a:b] if ok else None for ok, a, b in zip(valid, offsets, offsets[1:])]
     return column.to_pylist()
+
+
+def _temporal_or_text(column) -> list:
+    """Dates and timestamps one by one: a ``date``/``datetime`` where Python holds it, else the
+    text a JSON page carries (``+10000-01-01``, ``-0044-03-15T00:00:00.000000Z``: Spark's signed
+    years, timestamps in UTC with ``Z`` when zoned), never an error for a value Spark returned."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    kind = column.type
+    values = []
+    for index in range(len(column)):
+        piece = column.slice(index, 1)
+        try:
+            if pa.types.is_timestamp(kind) and kind.tz:
+                local = pc.local_timestamp(piece).to_pylist()[0]
+                value = None if local is None else local.replace(tzinfo=pa.lib.string_to_tzinfo(kind.tz))
+            else:
+                value = piece.to_pylist()[0]
+        except (OverflowError, ValueError):
+            value = _temporal_text(piece)
+        values.append(value)
+    return values
+
+
+def _temporal_text(piece) -> str:
+    """ISO text of one date or timestamp out of Python's years 1-9999, as the server writes it."""
+    import pyarrow as pa
+
+    kind = piece.type
+    if pa.types.is_date(kind):
+        return _date_text(piece.cast(pa.date32()).cast(pa.int32())[0].as_py())
+    micros = piece.cast(pa.int64())[0].as_py() * {"s": 1_000_000, "ms": 1000, "us": 1, "ns": 1}[kind.unit]
+    if kind.unit == "ns":
+        micros //= 1000
+    days, rest = divmod(micros, 86_400_000_000)
+    seconds, fraction = divmod(rest, 1_000_000)
+    return (f"{_date_text(days)}T{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}."
+            f"{fraction:06d}" + ("Z" if kind.tz else ""))
+
+
+def _date_text(days: int) -> str:
+    """``[+-]yyyy-MM-dd`` of days since 1970-01-01, proleptic Gregorian (Hinnant's civil_from_days)."""
+    days += 719468
+    era = days // 146097
+    doe = days - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    day, month = doy - (153 * mp + 2) // 5 + 1, mp + (3 if mp < 10 else -9)
+    year = yoe + era * 400 + (month <= 2)
+    return ("+" if year > 9999 else "-" if year < 0 else "") + f"{abs(year):04d}-{month:02d}-{day:02d}"
 
 
 # datetime.datetime's range (years 1 to 9999) in microseconds since the epoch.

@@ -13,7 +13,7 @@ Read it in one sitting, section by section (Flink's ``flink-sql-gateway-api``, D
 - ``plugins``                   the plugin API: ``Feature``, ``StatementSpec`` (with its ``Access``),
                                 ``Setting``, ``PageSpec``
 - ``calls``                     marks on protocol calls: ``@without_principal``, ``@without_engine``,
-                                ``@loads_code``, ``@admin_only``
+                                ``@loads_code``, ``@admin_only``, ``@replayed_as``
 
 Each feature publishes its own protocol from its folder (``gateway/features/<name>/api.py``); a front end
 reaches it with ``gateway.api(Protocol)``. Every call of every protocol passes one boundary
@@ -23,8 +23,8 @@ once. This package imports nothing of ``gateway.core``, ``gateway.spark``, ``gat
 """
 from __future__ import annotations
 
-from gateway.api.calls import (admin_only, loads_code, needs_engine, needs_principal, protocol_calls, without_engine,
-                               without_principal)
+from gateway.api.calls import (admin_only, loads_code, needs_engine, needs_principal, protocol_calls, replayed_as,
+                               sql_string, without_engine, without_principal)
 from gateway.api.catalog import CatalogApi
 from gateway.api.engine import EngineApi
 from gateway.api.errors import *  # noqa: F401,F403 - the error family
@@ -46,5 +46,5 @@ __all__ = ["CORE_SECTIONS", "SessionsApi", "OperationsApi", "ResultsApi", "Catal
            "Principal", "LOCAL_PRINCIPAL", "UserInfo", "ApiToken", "AdminSession", "AdminOperation",
            "Access", "Feature", "FeatureHost", "PageSpec", "Setting", "StatementSpec",
            "protocol_calls", "needs_principal", "needs_engine", "without_principal", "without_engine",
-           "loads_code", "admin_only",
+           "loads_code", "admin_only", "replayed_as", "sql_string",
            *_errors, *_values]

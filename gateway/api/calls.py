@@ -11,12 +11,17 @@ these marks; it names no call):
 
 - ``@loads_code``: the call puts code into the driver (a jar, a module, a function from a class): for admins
   when ``auth.admin_only_code`` is on; ``@loads_code(uri="p")`` also refuses a local path in parameter ``p``;
-- ``@admin_only``: the call is for admins, whatever the settings.
+- ``@admin_only``: the call is for admins, whatever the settings;
+
+and what a restored session replays (``gateway/core/session_journal.py`` reads this mark; it names no call):
+
+- ``@replayed_as(render)``: the call changes only the session's own state, as the statement
+  ``render(arguments, result)`` does; the session journal records that statement and replays it.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Optional, Protocol
+from typing import Any, Callable, Optional, Protocol
 
 
 def without_principal(call: Callable) -> Callable:
@@ -50,6 +55,26 @@ def admin_only(call: Callable) -> Callable:
     """Mark a protocol call that only admins may make when authentication is on."""
     call.__admin_only__ = True
     return call
+
+
+def replayed_as(render: Callable[[dict, Any], str]):
+    """Mark a protocol call whose effect a restored session replays as a statement: ``render`` gets the
+    call's arguments by name (defaults applied) and its result, and returns the statement's text."""
+
+    def mark(function: Callable) -> Callable:
+        function.__replayed_as__ = render
+        return function
+
+    return mark
+
+
+def replay_statement(call: Optional[Callable]) -> Optional[Callable[[dict, Any], str]]:
+    return getattr(call, "__replayed_as__", None)
+
+
+def sql_string(value: Any) -> str:
+    """``value`` as a Spark SQL string literal (backslash and quote escaped), for ``@replayed_as`` renderers."""
+    return "'" + str(value).replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 def code_loading(call: Callable) -> Optional[CodeLoading]:

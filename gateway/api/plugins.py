@@ -83,6 +83,10 @@ class StatementSpec:
     ``access``: who may run it when authentication is on (``Access``; undeclared: admins only).
     ``loads_code``: it puts code into the driver (a module, a jar): for admins when
     ``auth.admin_only_code`` is on, and never from a local path for a non-admin.
+    ``journaled``: it changes only the session's own state, so the session journal records it and a
+    restored session replays it (docs/users.md).
+    ``takes_resources``: its arguments are resource URIs (jars, files): the analysis lists them in
+    ``resources`` for the guards and the jars bookkeeping.
     """
 
     kind: str
@@ -92,6 +96,8 @@ class StatementSpec:
     read_only: bool = False
     loads_code: bool = False
     access: Access = Access.UNDECLARED
+    journaled: bool = False
+    takes_resources: bool = False
 
     def __post_init__(self) -> None:
         try:

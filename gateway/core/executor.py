@@ -27,8 +27,9 @@ from gateway.core.parameters import marker_names
 from gateway.core.operations import Operation, bind_current
 from gateway.core.results import ResultFetcher
 from gateway.core.serialization import error_json, type_json
-from gateway.spark.backend import Capability, supports
+from gateway.spark.backend import Capability, is_connect, supports
 from gateway.spark.conf import restore_conf
+from gateway.spark.connect import StatementResult, query_dataframe
 from gateway.spark.errors import ENGINE_DOWN, ENGINE_ERRORS, is_engine_failure
 from gateway.spark.jobs import begin_jobs, clear_job_group, use_scheduler_pool
 from gateway.spark.scheduler import pool_for
@@ -87,6 +88,8 @@ class StatementRunner:
         for guard in self.guards:
             guard(session, statement)
         args = statement_args(statement, parameters)
+        if is_connect(session.spark) and statement.kind == StatementKind.QUERY and not statement.analysis.writes:
+            return query_dataframe(session.spark, statement.text, args)  # sent once, by the fetch of its rows
         if args:  # Spark binds the values (never text substitution); the service checked takes_parameters
             return session.spark.sql(statement.text, args=args)
         handler = self.handlers.get(statement.kind)
@@ -130,11 +133,23 @@ class StatementRunner:
                 if may_write(statement):
                     try:
                         df = self.dataframe(session, statement, operation.parameters)
-                    finally:
-                        WRITES.bump()  # done or failed, it may have changed files: others refresh
+                    except BaseException:
+                        WRITES.bump()  # failed, it may still have changed files: others refresh (classic)
+                        raise
+                    WRITES.bump(session, statement.analysis)  # others refresh (Connect: the tables it names)
                 else:
                     df = self.dataframe(session, statement, operation.parameters)
                 last = statement.index == len(statements) - 1
+                connect_result = StatementResult.of(df) if last else None  # Spark Connect: one round trip
+                if connect_result is not None:
+                    stream = connect_result
+                    stream = self._connect_result(operation, session, summary, df, connect_result, restore)
+                    restore = {}
+                    locked = False
+                    summary.rows = self._feed(operation, stream)
+                    summary.elapsed_ms = round((time.monotonic() - began) * 1000)
+                    summary.status = "FINISHED"
+                    continue
                 declared = df.schema if df is not None else None  # the types the client is told
                 if declared is not None:  # intervals and VARIANT as Spark's strings: Arrow cannot carry them
                     df = carry_as_strings(df, declared)
@@ -188,6 +203,24 @@ class StatementRunner:
             clear_job_group(spark)
             bind_current(None)
             operation.done.set()
+
+    @staticmethod
+    def _connect_result(operation: Operation, session, summary: StatementSummary, df, result: StatementResult,
+                        restore: dict) -> StatementResult:
+        """The last statement's result on Spark Connect, its schema read from the stream's first message (no
+        AnalyzePlan, no isLocal, no time zone asked): the columns set, the session's settings put back and its
+        lock released, as the general path does before it feeds the buffer. A type Arrow cannot carry makes
+        the query run again with those columns as Spark's strings (rare: intervals, VARIANT)."""
+        declared = result.declared
+        carried = carry_as_strings(df, declared)
+        if carried is not df:
+            result.close()
+            result = StatementResult.run(carried)
+        summary.has_result = bool(declared.fields)
+        operation.fetcher.set_columns(result_columns(declared))
+        restore_conf(session.spark, restore)
+        session.run_lock.release()
+        return result
 
     def _prepare(self, session, operation: Operation, statements: list[Statement]) -> None:
         """A slow download must not hold the session's other statements back (issue 27 item 11): the

@@ -118,9 +118,30 @@ def _timestamp_text(array: pa.Array) -> pa.Array:
     the zone for every value.
     """
     zoned = bool(array.type.tz)
-    text = array.cast(pa.timestamp("us")).cast(pa.string())  # "2020-01-01 10:00:00.000000"
+    plain = array.cast(pa.timestamp("us"))
+    text = plain.cast(pa.string())  # "2020-01-01 10:00:00.000000"
+    micros = plain.cast(pa.int64())
+    wide = pc.or_(pc.less(micros, _YEAR_0_US), pc.greater(micros, _YEAR_9999_END_US))
+    if pc.any(wide).as_py():  # Arrow writes "10000-01-01 …" or "<value out of range: …>" there
+        texts = [_spark_timestamp(m) if w else t for t, m, w in
+                 zip(text.to_pylist(), micros.to_pylist(), wide.to_pylist())]
+        text = pa.array(texts, pa.string())
     text = pc.replace_substring(text, " ", "T", max_replacements=1)
     return pc.binary_join_element_wise(text, "Z", "") if zoned else text
+
+
+_YEAR_0_US = -62_167_219_200_000_000  # 0000-01-01T00:00:00 in micros since the epoch
+_YEAR_9999_END_US = 253_402_300_799_999_999  # 9999-12-31T23:59:59.999999
+
+
+def _spark_timestamp(micros: Optional[int]) -> Optional[str]:
+    """``[+-]yyyy-MM-dd HH:mm:ss.ffffff`` of micros since the epoch, any year: the sign as Spark's cast
+    writes it (``+10000-01-01 00:00:00``, ``-0044-03-15 …``) and as ISO 8601 writes expanded years."""
+    if micros is None:
+        return None
+    days, rest = divmod(micros, 86_400_000_000)
+    seconds, fraction = divmod(rest, 1_000_000)
+    return f"{_spark_date(days)} {seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.{fraction:06d}"
 
 
 def _all_finite(array: pa.Array) -> bool:
@@ -141,7 +162,7 @@ def _date_texts(array: pa.Array) -> list:
 def _spark_date(days: int) -> str:
     """``[+-]yyyy-MM-dd`` of days since 1970-01-01, proleptic Gregorian, any year (Spark's text)."""
     days += 719468  # days from 0000-03-01 to 1970-01-01
-    era = (days if days >= 0 else days - 146096) // 146097
+    era = days // 146097  # floor division (Hinnant's C code adjusts truncating division for this)
     doe = days - era * 146097
     yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
     doy = doe - (365 * yoe + yoe // 4 - yoe // 100)

@@ -131,7 +131,7 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls, Res
             if name in self._feature_calls or (name in self.boundary_calls and feature.api not in FEATURE_SECTIONS):
                 raise GatewayError(f"feature {feature.name!r} provides the call {name!r}, which another part "
                                    f"of the gateway already provides")
-            self._feature_calls[name] = self.restrictions.gate(name, self.journal.after(name, call), declared.get(name))
+            self._feature_calls[name] = self.restrictions.gate(name, self.journal.after(name, call, declared.get(name)), declared.get(name))
         if feature.api is not None and feature.api not in FEATURE_SECTIONS:
             self._plugin_gateways[feature.api] = plugin_gateway_class(feature.api)(self)
 

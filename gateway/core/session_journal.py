@@ -1,9 +1,9 @@
 """The session journal (docs/users.md): sessions that survive a restart.
 
 Each session's configuring statements go into the workbench store as they succeed — SET, RESET,
-USE, CREATE TEMPORARY VIEW or FUNCTION and their DROP, LOAD/UNLOAD MODULE, USE MODULES, ADD/REMOVE JAR, and
-the contract calls that do the same (``load_module``, ``add_jar``, ``upload_jar``, …) as their
-statements. When the workbench starts, every journaled session is opened again with its handle,
+USE, CREATE TEMPORARY VIEW or FUNCTION and their DROP, every kind whose ``StatementSpec`` says ``journaled``
+(a feature's LOAD MODULE, REMOVE JAR …), and the contract calls their protocol marks ``@replayed_as`` (as the
+statement the mark renders). This module names no feature's kind or call: the features declare them. When the workbench starts, every journaled session is opened again with its handle,
 user and rights, and its statements are replayed in order, so a browser tab (whose URL holds the
 handle) or a REST client re-attaches to a session with its state. Closing a session (or its idle
 expiry) forgets its journal; stopping the process does not.
@@ -19,14 +19,13 @@ from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
 from gateway.core.sql_lexer import without_comments
-from gateway.core.statement_analysis import StatementAnalysis, analyse
+from gateway.api.calls import replay_statement
+from gateway.core.statement_analysis import StatementAnalysis, analyse, spec_of
 from gateway.identity import EVERY_USER, Principal, acting_as
 from gateway.models import OperationStatus
 
 log = logging.getLogger(__name__)
 
-_ALWAYS = frozenset({"RESET", "USE", "LOAD_MODULE", "UNLOAD_MODULE", "USE_MODULES", "ADD_JAR", "REMOVE_JAR"})
-_CALLS = frozenset({"load_module", "unload_module", "use_modules", "add_jar", "remove_jar", "upload_jar"})
 
 
 def dropped_view(text: str) -> Optional[str]:
@@ -54,7 +53,7 @@ def journaled(analysis: StatementAnalysis, text: str) -> bool:
     """Does this statement change the session's own state (and nothing else) so that it must be replayed?
     Read from its analysis (comments removed), so ``CREATE /* x */ TEMPORARY VIEW`` is journaled too."""
     kind = analysis.kind
-    if kind in _ALWAYS:
+    if spec_of(kind).journaled:  # the kind says so (RESET, USE, ADD JAR, a feature's LOAD MODULE …)
         return True
     if kind == "DROP" and dropped_view(text) is not None:
         return True
@@ -63,30 +62,6 @@ def journaled(analysis: StatementAnalysis, text: str) -> bool:
     if kind in ("CREATE", "CREATE_FUNCTION", "DROP"):
         return analysis.temporary
     return False
-
-
-def _quoted(value) -> str:
-    return "'" + str(value).replace("\\", "\\\\").replace("'", "\\'") + "'"
-
-
-def _call_statement(name: str, args: tuple, kwargs: dict, result) -> str:
-    """The statement a journaled contract call stands for."""
-    def arg(index: int, key: str, default=None):
-        return kwargs.get(key, args[index] if len(args) > index else default)
-
-    if name == "load_module":
-        properties = arg(2, "properties") or {}
-        with_ = f" WITH ({', '.join(f'{_quoted(k)}={_quoted(v)}' for k, v in properties.items())})" if properties else ""
-        return f"LOAD MODULE {arg(1, 'name')}{with_}"
-    if name == "unload_module":
-        return f"UNLOAD MODULE {arg(1, 'name')}"
-    if name == "use_modules":
-        return "USE MODULES " + ", ".join(str(n) for n in arg(1, "names"))
-    if name == "add_jar":
-        return f"ADD JAR {_quoted(arg(1, 'uri'))}"
-    if name == "remove_jar":
-        return f"REMOVE JAR {_quoted(arg(1, 'uri'))}"
-    return f"ADD JAR {_quoted(result.path)}"  # upload_jar: the stored copy
 
 
 class SessionJournal:
@@ -132,18 +107,24 @@ class SessionJournal:
 
     # -- contract calls ------------------------------------------------------------------------------
 
-    def after(self, name: str, call: Callable) -> Callable:
-        if name not in _CALLS:
+    def after(self, name: str, call: Callable, declared: Optional[Callable] = None) -> Callable:
+        """``call`` itself, or, when its protocol marks it ``@replayed_as``, ``call`` journaling the statement
+        its mark renders from the call's arguments and result."""
+        render = replay_statement(declared)
+        if render is None:
             return call
         import functools
-        journal = self
+        import inspect
+        journal, signature = self, inspect.signature(declared)
 
         @functools.wraps(call)
         def journaled_call(*args, **kwargs):
             result = call(*args, **kwargs)
+            bound = signature.bind(None, *args, **kwargs)  # None for the protocol's self
+            bound.apply_defaults()
             with acting_as(EVERY_USER):
-                session = journal.service.sessions.get(args[0] if args else kwargs["session"])
-            journal._append(session, _call_statement(name, args, kwargs, result))
+                session = journal.service.sessions.get(bound.arguments["session"])
+            journal._append(session, render(bound.arguments, result))
             return result
 
         return journaled_call

@@ -78,8 +78,8 @@ CORE_STATEMENTS: tuple[StatementSpec, ...] = (
     StatementSpec("DESCRIBE", returns_rows=True, read_only=True, access=USERS),
     StatementSpec("EXPLAIN", returns_rows=True, read_only=True, access=USERS),
     StatementSpec("SET", configures=True, read_only=True, access=USERS),
-    StatementSpec("RESET", configures=True, read_only=True, access=USERS),
-    StatementSpec("USE", configures=True, access=USERS),
+    StatementSpec("RESET", configures=True, read_only=True, access=USERS, journaled=True),
+    StatementSpec("USE", configures=True, access=USERS, journaled=True),
     StatementSpec("CREATE", configures=True, access=USERS),
     StatementSpec("CREATE_FUNCTION", configures=True, access=USERS),
     StatementSpec("CREATE_TABLE_AS", access=USERS),
@@ -87,8 +87,8 @@ CORE_STATEMENTS: tuple[StatementSpec, ...] = (
     StatementSpec("ALTER", configures=True, access=USERS),
     StatementSpec("INSERT", access=USERS),
     StatementSpec("INSERT_OVERWRITE", access=USERS),
-    StatementSpec("ADD_JAR", configures=True, loads_code=True, access=USERS),
-    StatementSpec("ADD_FILE", loads_code=True, access=USERS),
+    StatementSpec("ADD_JAR", configures=True, loads_code=True, access=USERS, journaled=True, takes_resources=True),
+    StatementSpec("ADD_FILE", loads_code=True, access=USERS, takes_resources=True),
     StatementSpec("TRUNCATE", access=USERS),
     StatementSpec("MERGE", access=USERS),
     StatementSpec("UPDATE", access=USERS),
@@ -441,7 +441,7 @@ def name_parts(name: str) -> tuple[str, ...]:
 
 
 def _resources(kind: str, text: str, toks: list[Token], words) -> tuple[str, ...]:
-    if kind in (StatementKind.ADD_JAR, StatementKind.ADD_FILE) or kind == "REMOVE_JAR":
+    if spec_of(kind).takes_resources:
         if len(toks) < 2:
             return ()
         rest = without_comments(text)[toks[1].start + len(toks[1].text):].rstrip().rstrip(";")

@@ -32,7 +32,7 @@ import pyarrow as pa
 
 from pyspark.sql import types as T
 
-from gateway.spark.backend import Capability, jdataframe, jvm, supports
+from gateway.spark.backend import Capability, is_connect, jdataframe, jvm, supports
 from gateway.spark.connect import arrow_batches
 from gateway.spark.errors import ENGINE_ERRORS
 from gateway.spark.plans import estimated_result_bytes, in_driver, proven_max_rows
@@ -114,27 +114,28 @@ def _holds_carried(data_type) -> bool:
     return False
 
 
-def _as_strings(column, data_type, nested: bool = False):
+def _as_strings(column, data_type, nested: bool = False, F=None):
     """``column`` with every value of a type Arrow cannot carry turned into its string, at any
     depth: ``CAST`` at the leaves, ``transform`` through arrays and maps, a rebuilt struct
     (Spark refuses to cast ``ARRAY<VARIANT>`` to ``ARRAY<STRING>`` in one step). A VARIANT inside
     another value is its JSON text (``to_json``), as Spark writes it in the string of the whole
     (``[1, "s"]``); at the top level its ``CAST`` (a string variant without quotes)."""
-    from pyspark.sql import functions as F
+    if F is None:
+        from pyspark.sql import functions as F
 
     if not _holds_carried(data_type):
         return column
     if carried_as_string(data_type):
         return F.to_json(column) if nested and isinstance(data_type, T.VariantType) else column.cast("string")
     if isinstance(data_type, T.ArrayType):
-        return F.transform(column, lambda element: _as_strings(element, data_type.elementType, True))
+        return F.transform(column, lambda element: _as_strings(element, data_type.elementType, True, F))
     if isinstance(data_type, T.MapType):
         if _holds_carried(data_type.keyType):
-            column = F.transform_keys(column, lambda key, _: _as_strings(key, data_type.keyType, True))
+            column = F.transform_keys(column, lambda key, _: _as_strings(key, data_type.keyType, True, F))
         if _holds_carried(data_type.valueType):
-            column = F.transform_values(column, lambda _, value: _as_strings(value, data_type.valueType, True))
+            column = F.transform_values(column, lambda _, value: _as_strings(value, data_type.valueType, True, F))
         return column
-    fields = [_as_strings(column.getField(f.name), f.dataType, True).alias(f.name) for f in data_type.fields]
+    fields = [_as_strings(column.getField(f.name), f.dataType, True, F).alias(f.name) for f in data_type.fields]
     return F.when(column.isNull(), F.lit(None)).otherwise(F.struct(*fields))
 
 
@@ -144,11 +145,14 @@ def carry_as_strings(df, schema):
     itself when there is none (the common case costs nothing). Columns keep their names, duplicates too."""
     if not any(_holds_carried(f.dataType) for f in schema.fields):
         return df
-    from pyspark.sql import functions as F
+    if is_connect(df.sparkSession):  # pyspark's functions build classic columns unless Connect is the process's mode
+        from pyspark.sql.connect import functions as F
+    else:
+        from pyspark.sql import functions as F
 
     names = [f.name for f in schema.fields]
     positional = [f"_c{i}" for i in range(len(names))]
-    columns = [_as_strings(F.col(p), f.dataType).alias(p) for p, f in zip(positional, schema.fields)]
+    columns = [_as_strings(F.col(p), f.dataType, F=F).alias(p) for p, f in zip(positional, schema.fields)]
     return df.toDF(*positional).select(*columns).toDF(*names)
 
 

@@ -101,3 +101,158 @@ def arrow_batches(df) -> Iterator:
                 yield from item.to_batches()
     finally:
         stream.close()
+
+
+# -- one round trip for a statement's result -------------------------------------------------------------
+#
+# ``spark.sql(text)`` on Connect sends the text in an ExecutePlan (a SqlCommand) only to learn whether it is a
+# command (run there, its rows sent back) or a query (sent back unrun, as a relation); the gateway then asked
+# the result's schema (AnalyzePlan), ``isLocal`` (AnalyzePlan), the session time zone (Config) and the rows
+# (ExecutePlan): five calls for ``SELECT 1`` (measured). A plain query (the statement analysis says so) is
+# sent once, as the relation of the ExecutePlan that fetches it: the server's first message is the
+# result's schema, then its Arrow batches. A command's rows are already in ``spark.sql``'s answer.
+
+# Batches smaller than this are combined before they reach the result buffer: the server sends 10,000-row
+# batches (its spark.connect.grpc.arrow.maxBatchSize of 4 MB bounds them too), and each batch costs the
+# buffer, the pages and the client a fixed overhead.
+COMBINE_ROWS = 65_536
+COMBINE_BYTES = 8 << 20
+
+
+def query_dataframe(spark, text: str, args: Optional[dict] = None):
+    """The DataFrame of a query's text, nothing sent yet: the ExecutePlan that fetches its rows carries it.
+
+    Only for statements that are queries (a command in it would run again at each call that analyses the
+    plan): the caller checks the statement analysis. ``args`` are bound by Spark (named markers)."""
+    from pyspark.sql.connect import functions as F
+    from pyspark.sql.connect.dataframe import DataFrame
+    from pyspark.sql.connect.plan import SQL
+
+    named = {name: F.lit(value) for name, value in (args or {}).items()}
+    return DataFrame(SQL(text, [], named, []), spark)
+
+
+def _is_query_relation(df) -> bool:
+    """A query's SQL text not yet run: ours (``query_dataframe``), or the relation ``spark.sql`` answers for
+    a text the server found to be a query (nothing ran: running it is its one execution)."""
+    from pyspark.sql.connect.plan import SQL, CachedRelation
+
+    if type(df._plan) is SQL:
+        return True
+    return type(df._plan) is CachedRelation and df._plan._plan.WhichOneof("rel_type") == "sql"
+
+
+def _command_rows(df):
+    """The Arrow table a command's answer to ``spark.sql`` carries (its LocalRelation), or None when the
+    DataFrame is not such an answer."""
+    import pyarrow as pa
+    from pyspark.sql.connect.plan import CachedRelation
+
+    if type(df._plan) is not CachedRelation:
+        return None
+    relation = df._plan._plan
+    if relation.WhichOneof("rel_type") != "local_relation" or relation.local_relation.HasField("schema"):
+        return None  # a relation to run, or rows whose Spark schema is given apart: the general path
+    data = relation.local_relation.data
+    if not data:
+        return pa.table({})
+    with pa.ipc.open_stream(pa.py_buffer(data)) as reader:
+        return reader.read_all()
+
+
+class StatementResult:
+    """A statement's result on Connect in at most one round trip: ``declared`` (Spark's schema), then
+    ``(batch, is_last)`` pairs as the server sends them (tiny batches combined); ``close()`` ends the stream.
+
+    ``StatementResult.of(df)`` is None for a DataFrame that is neither a query sent by ``query_dataframe``
+    nor a command's answer: the caller takes the general path."""
+
+    def __init__(self, declared, batches: Iterator, stream=None) -> None:
+        self.declared = declared
+        self._batches = batches
+        self._stream = stream
+
+    @classmethod
+    def of(cls, df) -> Optional["StatementResult"]:
+        from pyspark.sql.pandas.types import from_arrow_schema
+        from pyspark.sql.types import StructType
+
+        if df is None or not type(df).__module__.startswith("pyspark.sql.connect."):
+            return None
+        if _is_query_relation(df):
+            return cls.run(df)
+        table = _command_rows(df)
+        if table is None:
+            return None
+        declared = from_arrow_schema(table.schema) if table.num_columns else StructType([])
+        return cls(declared, iter(table.combine_chunks().to_batches() if table.num_rows else []))
+
+    @classmethod
+    def run(cls, df) -> "StatementResult":
+        """Send ``df``'s plan (one ExecutePlan, reattachable) and read the schema the server sends first."""
+        import pyarrow as pa
+        from pyspark.sql.types import StructType
+
+        client = df.sparkSession.client
+        stream = client.to_table_as_iterator(df._plan.to_proto(client), df._plan.observations)
+        first: list = []
+        declared = None
+        try:
+            for item in stream:
+                if isinstance(item, StructType):
+                    declared = item
+                    break
+                if isinstance(item, pa.Table):
+                    first.append(item)
+        except BaseException:
+            stream.close()
+            raise
+        if declared is None:  # no schema message (not seen on Spark 4.3): the general path's AnalyzePlan
+            declared = df.schema
+
+        def batches():
+            for table in first:
+                yield from table.to_batches()
+            for item in stream:
+                if isinstance(item, pa.Table):
+                    yield from item.to_batches()
+
+        return cls(declared, batches(), stream)
+
+    def __iter__(self):
+        pending = None
+        for batch in _combined(self._batches):
+            if pending is not None:
+                yield pending, False
+            pending = batch
+        if pending is not None:
+            yield pending, True
+
+    def close(self) -> None:
+        if self._stream is not None:
+            self._stream.close()  # ends the gRPC stream; the server's operation ends with it
+
+
+def _combined(batches: Iterator) -> Iterator:
+    """Consecutive small batches as one (``COMBINE_ROWS`` / ``COMBINE_BYTES``), copied once."""
+    import pyarrow as pa
+
+    group: list = []
+    rows = size = 0
+    for batch in batches:
+        if batch.num_rows == 0:
+            continue
+        group.append(batch)
+        rows += batch.num_rows
+        size += batch.nbytes
+        if rows >= COMBINE_ROWS or size >= COMBINE_BYTES:
+            yield _one(group, pa)
+            group, rows, size = [], 0, 0
+    if group:
+        yield _one(group, pa)
+
+
+def _one(group: list, pa):
+    if len(group) == 1:
+        return group[0]
+    return pa.Table.from_batches(group).combine_chunks().to_batches()[0]

@@ -10,8 +10,10 @@ resolves it again from the metastore and lists its files once.
 from __future__ import annotations
 
 import logging
+from typing import Optional
 
-from gateway.spark.backend import Capability, backend_name, jsession, supports
+from gateway.spark.backend import Capability, backend_name, is_connect, jsession, supports
+from gateway.spark.errors import ENGINE_ERRORS
 
 log = logging.getLogger(__name__)
 _warned = False
@@ -51,3 +53,61 @@ def refresh_cached_data(spark, location: str) -> bool:
     session.sharedState().cacheManager().recacheByPath(session, location)
     return True
 
+
+# -- sessions that refresh tables by name (Spark Connect) -------------------------------------------------
+
+def write_scope(spark) -> Optional[str]:
+    """Where a write is seen by name: the Spark Connect server's address for a session on one (its other
+    sessions refresh the tables it names), None for a session that drops its whole cache instead (classic)."""
+    if not is_connect(spark):
+        return None
+    builder = spark.client._builder
+    return f"{builder.host}:{builder.url.port or 15002}"
+
+
+def written_tables(spark, targets) -> tuple[str, ...]:
+    """The tables a write names (the statement analysis's targets, each in its parts), each as
+    ``catalog.db.name`` quoted: a reader's current database may differ from the writer's. One round trip for
+    the writer's current catalog and database when a name is not qualified; empty when it cannot be asked
+    (the server is down: the readers are then told their tables may be stale)."""
+    from gateway.spark.connect import query_dataframe
+
+    parts = [tuple(p) for p in targets if p]
+    if not parts:
+        return ()
+    current: tuple = ()
+    if any(len(p) < 3 for p in parts):
+        try:
+            current = tuple(query_dataframe(spark, "SELECT current_catalog(), current_database()").first())
+        except ENGINE_ERRORS as exc:
+            log.info("a write's tables are not known to the other sessions (%s): they may read stale data", exc)
+            return ()
+    names = []
+    for p in parts:
+        full = p if len(p) >= 3 else (current[: 3 - len(p)] + tuple(p))
+        names.append(".".join(_quoted(part) for part in full))
+    return tuple(names)
+
+
+def _quoted(part: str) -> str:
+    return "`" + part.replace("`", "``") + "`"
+
+
+def refresh_tables(spark, names, complete: bool = True) -> int:
+    """``REFRESH TABLE`` each of ``names`` in ``spark``'s session (``spark.catalog.refreshTable``: its cached
+    relation and file list are read again); a table that is gone, or a view, is skipped. ``complete`` False:
+    some writes named no table, and this session may read stale data from those until REFRESH TABLE (logged).
+    Returns how many were refreshed."""
+    global _warned
+    if not complete and not _warned:
+        _warned = True
+        log.warning("a write on %s named no table the gateway could read (or too many writes passed): other "
+                    "sessions may read stale data of its tables until they run REFRESH TABLE", backend_name(spark))
+    refreshed = 0
+    for name in names:
+        try:
+            spark.catalog.refreshTable(name)
+            refreshed += 1
+        except ENGINE_ERRORS as exc:  # dropped since, or not a table of this session's catalogs
+            log.debug("REFRESH TABLE %s skipped: %s", name, exc)
+    return refreshed

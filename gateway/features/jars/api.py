@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Optional, Protocol, runtime_checkable
 
-from gateway.api.calls import loads_code
+from gateway.api.calls import loads_code, replayed_as, sql_string
 from gateway.models import JarInfo, UdfClass
 from gateway.handles import SessionHandle
 
@@ -22,13 +22,16 @@ class JarsApi(Protocol):
         """This session's jars (not the JVM's), each with the functions that use it."""
 
     @loads_code(uri="uri")
+    @replayed_as(lambda a, _: f"ADD JAR {sql_string(a['uri'])}")
     def add_jar(self, session: SessionHandle, uri: str) -> JarInfo:
         """ADD JAR: a path, file://, http(s)://, hdfs:// or s3a:// URI, copied into the jar store."""
 
+    @replayed_as(lambda a, _: f"REMOVE JAR {sql_string(a['uri'])}")
     def remove_jar(self, session: SessionHandle, uri: str) -> list[str]:
         """REMOVE JAR for this session; returns the functions that stop resolving here."""
 
     @loads_code
+    @replayed_as(lambda _, jar: f"ADD JAR {sql_string(jar.path)}")  # the stored copy, not the upload
     def upload_jar(self, session: SessionHandle, filename: str, data: bytes) -> JarInfo:
         """Validate, store by content hash and add an uploaded jar (or .py/.zip/.whl)."""
 

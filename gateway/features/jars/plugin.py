@@ -22,7 +22,8 @@ class JarsFeature(Feature):
         Setting("jars.download_timeout_s", 60.0, "Most time the download of a jar from an http(s):// URI may take in all (a slow or stalled server is cut off then); a cancel stops it at once."),
     )
     statements = (
-        StatementSpec(REMOVE_JAR, (("REMOVE", "JAR"), ("REMOVE", "JARS")), configures=True, access=Access.USERS),
+        StatementSpec(REMOVE_JAR, (("REMOVE", "JAR"), ("REMOVE", "JARS")), configures=True, access=Access.USERS,
+                      journaled=True, takes_resources=True),
         StatementSpec(SHOW_JARS, (("SHOW", "JARS"), ("LIST", "JAR"), ("LIST", "JARS")), returns_rows=True,
                       read_only=True, access=Access.USERS),
     )

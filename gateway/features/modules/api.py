@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Optional, Protocol, runtime_checkable
 
-from gateway.api.calls import loads_code
+from gateway.api.calls import loads_code, replayed_as, sql_string
 from gateway.models import FunctionOrigin, ModuleInfo, ModuleTypeInfo, PropertySpec
 from gateway.handles import SessionHandle
 
@@ -22,12 +22,16 @@ class ModulesApi(Protocol):
         """Used modules in resolution order (``full``: then the unused ones)."""
 
     @loads_code
+    @replayed_as(lambda a, _: f"LOAD MODULE {a['name']}" + (" WITH (" + ", ".join(
+        f"{sql_string(k)}={sql_string(v)}" for k, v in a["properties"].items()) + ")" if a["properties"] else ""))
     def load_module(self, session: SessionHandle, name: str, properties: Optional[dict] = None) -> ModuleInfo:
         """LOAD MODULE: create a module (type = ``properties['type']``, else the name) and append it."""
 
+    @replayed_as(lambda a, _: f"UNLOAD MODULE {a['name']}")
     def unload_module(self, session: SessionHandle, name: str) -> None:
         """UNLOAD MODULE: the others keep their relative order."""
 
+    @replayed_as(lambda a, _: "USE MODULES " + ", ".join(str(n) for n in a["names"]))
     def use_modules(self, session: SessionHandle, names: list[str]) -> None:
         """USE MODULES: exactly these loaded modules, in this order; the rest stay loaded, unused."""
 

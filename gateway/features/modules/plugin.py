@@ -64,9 +64,9 @@ class ModulesFeature(Feature):
     statements = (
         StatementSpec(SHOW_MODULES, (("SHOW", "MODULES"), ("SHOW", "FULL", "MODULES")), returns_rows=True,
                       read_only=True, access=Access.USERS),
-        StatementSpec(LOAD_MODULE, (("LOAD", "MODULE"),), configures=True, loads_code=True, access=Access.USERS),
-        StatementSpec(UNLOAD_MODULE, (("UNLOAD", "MODULE"),), configures=True, access=Access.USERS),
-        StatementSpec(USE_MODULES, (("USE", "MODULES"),), configures=True, access=Access.USERS),
+        StatementSpec(LOAD_MODULE, (("LOAD", "MODULE"),), configures=True, loads_code=True, access=Access.USERS, journaled=True),
+        StatementSpec(UNLOAD_MODULE, (("UNLOAD", "MODULE"),), configures=True, access=Access.USERS, journaled=True),
+        StatementSpec(USE_MODULES, (("USE", "MODULES"),), configures=True, access=Access.USERS, journaled=True),
     )
     pages = (PageSpec("pages/modules.py", "Modules", ":material/extension:", order=30),)
 

@@ -12,7 +12,7 @@ import pytest
 
 from connect_support import ROOT, fetch_all, wait_terminal
 from gateway.models import OperationStatus
-from gateway.spark.arrow_stream import ArrowBatchStream
+from gateway.spark.connect import StatementResult
 from gateway.spark.backend import Capability, is_connect, supports
 
 
@@ -49,21 +49,20 @@ def test_sql_error_carries_sparks_condition_and_position(connect_gateway, connec
 
 def test_a_large_result_pages_by_token_as_connects_arrow_batches(connect_gateway, connect_session, monkeypatch):
     used = []
-    original = ArrowBatchStream.start
+    original = StatementResult.run.__func__
 
-    def recording_start(self, prefetch=True):
-        stream = original(self, prefetch)
-        used.append(self._batches is not None)
-        return stream
+    def recording_run(cls, df):
+        used.append(type(df._plan).__name__)
+        return original(cls, df)
 
-    monkeypatch.setattr(ArrowBatchStream, "start", recording_start)
+    monkeypatch.setattr(StatementResult, "run", classmethod(recording_run))
     # Year 1 timestamps: pyspark's row conversion (toLocalIterator, collect) cannot read them; Arrow can.
     op, info = run(connect_gateway, connect_session,
                    "SELECT id, CAST(id AS STRING) AS s, TIMESTAMP'0001-01-01 00:00:00' + make_interval(0,0,0,0,0,0,id) "
                    "AS ts FROM range(30000)")
     assert info.status == OperationStatus.FINISHED, info.exception
     rows, pages = fetch_all(connect_gateway, connect_session, op, max_rows=4000)
-    assert used == [True]  # streamed as the server's Arrow batches, not rows
+    assert used == ["SQL"]  # the query sent once, streamed as the server's Arrow batches, not rows
     assert len(rows) == 30000 and pages >= 8
     assert [r[0] for r in rows] == list(range(30000))
     assert rows[0][1] == "0" and rows[1][2].startswith("0001-01-01T00:00:01")

@@ -102,3 +102,29 @@ def test_a_replayed_drop_view_drops_only_the_temporary_view():
     # Comments are not part of the name, and do not hide the statement.
     assert [dropped_view(t) for t in ("DROP VIEW v -- gone", "/* old */ DROP VIEW IF EXISTS `v`",
                                       "DROP VIEW spark_catalog.db.v", "SET view.mode = 1")] == ["v", "v", None, None]
+
+
+def test_feature_calls_replay_as_the_statements_their_protocols_render():
+    """The journal names no call: each protocol's ``@replayed_as`` mark renders the statement, quoted right,
+    and each rendered statement is of a kind the journal records (so a replay journals it again)."""
+    from types import SimpleNamespace
+
+    from gateway.api.calls import replay_statement
+    from gateway.features.jars.api import JarsApi
+    from gateway.features.modules.api import ModulesApi
+
+    cases = [
+        (ModulesApi.load_module, {"name": "geo", "properties": {"type": "geo", "it's": "a\\b"}}, None,
+         "LOAD MODULE geo WITH ('type'='geo', 'it\\'s'='a\\\\b')"),
+        (ModulesApi.load_module, {"name": "geo", "properties": None}, None, "LOAD MODULE geo"),
+        (ModulesApi.unload_module, {"name": "geo"}, None, "UNLOAD MODULE geo"),
+        (ModulesApi.use_modules, {"names": ["geo", "core"]}, None, "USE MODULES geo, core"),
+        (JarsApi.add_jar, {"uri": "file:///j/o'k.jar"}, None, "ADD JAR 'file:///j/o\\'k.jar'"),
+        (JarsApi.remove_jar, {"uri": "/j/u.jar"}, None, "REMOVE JAR '/j/u.jar'"),
+        (JarsApi.upload_jar, {"filename": "u.jar", "data": b""}, SimpleNamespace(path="/store/ab12/u.jar"),
+         "ADD JAR '/store/ab12/u.jar'"),
+    ]
+    for call, arguments, result, statement in cases:
+        assert replay_statement(call)({"session": "s", **arguments}, result) == statement
+        assert journaled(analyse(statement), statement), statement
+    assert replay_statement(JarsApi.list_jars) is None and replay_statement(ModulesApi.list_modules) is None

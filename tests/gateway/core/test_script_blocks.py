@@ -148,3 +148,32 @@ def test_random_blocks_split_as_spark_splits_them(spark, data):
     script = "".join(data.draw(st.sampled_from(["SELECT 1", "BEGIN " + data.draw(compound(1)) + "; END"]))
                      + ";\n" for _ in range(data.draw(st.integers(1, 3))))
     assert [(s.offset, s.text) for s in split_script(script)] == _spark_split(spark, script), script
+
+
+BLOCK_SCRIPT = ("SELECT 1;\n"
+                "BEGIN\n"
+                "  SELECT 2; /* ; */\n"
+                "  BEGIN SELECT 3; END;\n"
+                "END;   SELECT 4;\n"
+                "  SELEC 5")
+
+
+def test_statements_around_and_after_a_block_keep_their_line_and_column():
+    """Error markers need each statement's start in the script; a block (with a nested block and a
+    comment holding ``;``) is one statement, and the statements after it keep their places."""
+    statements = split_script(BLOCK_SCRIPT)
+    assert [(s.line, s.column) for s in statements] == [(1, 0), (2, 0), (5, 7), (6, 2)]
+    assert [BLOCK_SCRIPT[s.offset:s.offset + 6] for s in statements] == ["SELECT", "BEGIN\n", "SELECT", "SELEC "]
+
+
+@pytest.mark.parametrize("script, line, position", [
+    (BLOCK_SCRIPT, 6, 2),  # after a block: the script's line, the column where the statement starts
+    # inside a block: Spark's line in the block moved to the script's, at the token Spark names ('3')
+    ("SELECT 1;\nBEGIN\n  SELECT 2;\n  SELEC 3;\nEND", 4, 8),
+])
+def test_a_syntax_error_after_or_inside_a_block_is_marked_where_it_is_in_the_script(gateway, session, script,
+                                                                                   line, position):
+    _, _, page = run_all(gateway, session, script)
+    error = page.exception
+    assert error["error_class"] == "PARSE_SYNTAX_ERROR", error
+    assert (error["line"], error["position"]) == (line, position), error
