@@ -186,6 +186,9 @@ SETTINGS: tuple[Setting, ...] = (
             "First lock after auth.login_max_failures wrong logins; each wrong one after a lock doubles the next "
             "lock, up to auth.login_max_lockout_s. A right login clears the count (0 = no lock)."),
     Setting("auth.login_max_lockout_s", 900.0, "Longest lock of a user name or client address after wrong logins."),
+    Setting("auth.login_max_age_s", 604800.0,
+            "auth.mode = builtin: how long a browser stays logged in (its HttpOnly login cookie and the store's "
+            "record of it) across reloads and new tabs, unless it logs out first (default 7 days)."),
     Setting("auth.oidc_user_claim", "email",
             "auth.mode = oidc: the claim of the identity token that names the user (email, preferred_username, sub)."),
     Setting("auth.trusted_proxies", [],

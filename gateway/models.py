@@ -465,6 +465,7 @@ class EditorTab:
     text: str
     position: int
     updated_at: dt.datetime
+    parameter_values: Optional[dict] = None  # the tab's last :name values (JSON values; dates as ISO text)
 
 
 @dataclass(frozen=True)
@@ -503,3 +504,4 @@ class HistoryEntry:
     rows: Optional[int]
     error_class: Optional[str]
     kinds: tuple[str, ...] = ()  # each statement's kind as the gateway's analysis read it, in order
+    parameters: Optional[dict] = None  # the :name values the run bound (JSON values; dates as ISO text)

@@ -2,7 +2,8 @@
 
 - ``none``: nobody logs in; the single local user (``LOCAL_PRINCIPAL``) uses the gateway.
 - ``builtin``: a login form; the user's identity then lives in this browser session
-  (``st.session_state``) until it logs out or the tab is closed. A reload asks again.
+  (``st.session_state``) and in an HttpOnly login cookie (ui/login_cookie.py), so that a reload and a
+  new tab stay logged in until it logs out or the login expires (auth.login_max_age_s).
 - ``proxy``: the user named in ``auth.proxy_header`` of the browser's connection, believed only
   when the connection comes from one of ``auth.trusted_proxies``.
 - ``oidc``: Streamlit's ``st.login`` with the provider configured in ``.streamlit/secrets.toml``.
@@ -14,15 +15,22 @@ from __future__ import annotations
 
 import importlib.util
 import ipaddress
+import logging
 from typing import Optional
 
 import streamlit as st
 
 from gateway import LOCAL_PRINCIPAL, AuthenticationError, GatewayContract, GatewayError, Principal, is_loopback
 
+from . import login_cookie
 from .startup import no_navigation
 
+log = logging.getLogger(__name__)
+
 PRINCIPAL = "principal"
+LOGIN_TOKEN = "login_token"      # this browser's login in the store (its cookie's value)
+LOGIN_TICKET = "login_ticket"    # the one-time ticket the page exchanges for the cookie
+CLEAR_COOKIE = "login_cookie_clear"
 
 
 def user_gateway(gateway: GatewayContract) -> GatewayContract:
@@ -61,7 +69,9 @@ def served() -> bool:
 
 def _principal(gateway: GatewayContract, mode: str) -> Optional[Principal]:
     if mode == "builtin":
-        return st.session_state.get(PRINCIPAL) or _login_form(gateway)
+        if served():
+            login_cookie.install_route()  # once per process: the route that sets the login cookie
+        return st.session_state.get(PRINCIPAL) or _from_cookie(gateway) or _login_form(gateway)
     if mode == "proxy":
         return _from_proxy(gateway)
     if mode == "oidc":
@@ -70,7 +80,23 @@ def _principal(gateway: GatewayContract, mode: str) -> Optional[Principal]:
     return None
 
 
+def _from_cookie(gateway: GatewayContract) -> Optional[Principal]:
+    """The user of this browser's login cookie, if the store still knows it (not ended, not expired)."""
+    token = st.context.cookies.get(login_cookie.COOKIE)
+    if not token or st.session_state.get(CLEAR_COOKIE):
+        return None
+    try:
+        principal = gateway.authenticate_browser_login(token)
+    except GatewayError:
+        return None   # forged, ended, expired, or its user removed: the login form
+    _start_identity(principal)
+    st.session_state[LOGIN_TOKEN] = token
+    return principal
+
+
 def _login_form(gateway: GatewayContract) -> Optional[Principal]:
+    if st.session_state.get(CLEAR_COOKIE) and served() and login_cookie.install_route():
+        login_cookie.post_to_route({"action": "clear"})  # the browser drops the ended login's cookie
     st.title("Spark SQL Workbench")
     with st.form("login"):
         st.subheader("Log in")
@@ -98,6 +124,33 @@ def _log_in(gateway: GatewayContract) -> None:
         st.session_state["login_error"] = exc.message
         return
     _start_identity(principal)
+    _remember_login(gateway, principal)
+
+
+def _remember_login(gateway: GatewayContract, principal: Principal) -> None:
+    """A login in the store and a ticket for its cookie (posted by the next run); the login itself
+    stands without it (the browser session keeps it), so a store that is down only costs the cookie."""
+    st.session_state.pop(CLEAR_COOKIE, None)
+    if not served():
+        return
+    if not login_cookie.install_route():
+        _login_lasts_this_tab("the workbench could not add its login route to Streamlit's server (a Streamlit "
+                              "version it does not know?)")
+        return
+    try:
+        token = gateway.as_user(principal).start_browser_login()
+    except GatewayError as exc:
+        _login_lasts_this_tab(f"the workbench store did not take the login ({exc.message})")
+        return
+    st.session_state[LOGIN_TOKEN] = token
+    st.session_state[LOGIN_TICKET] = login_cookie.issue_ticket(token, float(gateway.get_setting("auth.login_max_age_s")))
+
+
+def _login_lasts_this_tab(why: str) -> None:
+    """Say so when a login cannot outlive a reload: never a silent fallback."""
+    log.warning("a login will not survive a reload: %s", why)
+    st.toast(f"You are logged in, but only in this browser tab until it reloads: {why}. Tell your admin.",
+             icon=":material/warning:")
 
 
 def _start_identity(principal: Principal) -> None:
@@ -173,6 +226,8 @@ def oidc_problem() -> Optional[str]:
 
 def _account_box(principal: Principal, mode: str) -> None:
     st.caption(f":material/person: {principal.name}{' (admin)' if principal.admin else ''}")
+    if mode == "builtin" and st.session_state.get(LOGIN_TICKET):
+        login_cookie.post_to_route({"action": "set", "ticket": st.session_state[LOGIN_TICKET]})
     if mode == "builtin":
         st.button("Log out", key="logout", icon=":material/logout:", on_click=_log_out)
     elif mode == "oidc":
@@ -180,8 +235,18 @@ def _account_box(principal: Principal, mode: str) -> None:
 
 
 def _log_out() -> None:
-    """The button's callback: close this user's session (not left to expire) and forget who it was."""
+    """The button's callback: close this user's session (not left to expire), end this browser's login in
+    the store (its cookie is dead from now on; the login page has the browser drop it) and forget who it was."""
     handle = st.session_state.get("session_handle")
+    token = st.session_state.pop(LOGIN_TOKEN, None)
+    st.session_state.pop(LOGIN_TICKET, None)
+    if "gateway" in st.session_state:
+        st.session_state[CLEAR_COOKIE] = True
+        if token:
+            try:
+                st.session_state.gateway.end_browser_login(token)
+            except GatewayError:
+                pass
     if handle and "gateway" in st.session_state:
         try:
             st.session_state.gateway.close_session(handle)

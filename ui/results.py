@@ -16,6 +16,7 @@ from . import charts, downloads, profile_panel, state
 from .runs import Run, cancel_run, finish_history
 
 GRID_PAGE_ROWS = 1_000   # rows per grid page when the editor's "Rows per page" is not set
+VIEW_KEY = "result_view"  # + the operation: which of Result and Chart is open (st.tabs' state)
 _POLL_S = 0.5
 STRIP_AFTER_S = 1.0   # a run longer than this gets its tab's ⏳ (one page rerun)
 
@@ -61,11 +62,17 @@ def render_run(gateway, session, run: Run) -> None:
     if run.error:
         render_error(run.error, run)
         return
-    result_tab, chart_tab = st.tabs(["Result", "Chart"])
+    # Only the open tab runs (its content is not drawn hidden): a chart in the hidden tab was aggregated,
+    # sent and laid out again by Vega on every rerun of the grid (a sort, a filter, a page), blocking the
+    # browser; the grid is not sent while the chart is shown either.
+    result_tab, chart_tab = st.tabs(["Result", "Chart"], key=f"{VIEW_KEY}_{run.operation}", on_change="rerun")
     with result_tab:
-        _result_grid(gateway, session, run)
+        if result_tab.open is not False:
+            _result_grid(gateway, session, run)
     with chart_tab:
-        if run.spool and run.spool.columns and run.spool.total:
+        if not chart_tab.open:
+            pass
+        elif run.spool and run.spool.columns and run.spool.total:
             names = list(frame_of(run.spool.columns, []).columns)
             charts.render(gateway, session, run, names)
         else:
@@ -130,8 +137,30 @@ def _live_status(gateway, session, run: Run) -> None:
         if run.spool is not None and run.spool.total:
             text += f" · {run.spool.total:,} rows fetched"
         st.progress(min(1.0, fraction or 0.0), text=text)
+        _first_rows(gateway, session, run)
 
     poll()
+
+
+def _first_rows(gateway, session, run: Run) -> None:
+    """While the result is spooled, its first page as soon as the spool has it (the gateway writes the
+    first fetched page at once); the whole-result grid with sort, filter and search replaces it at the end."""
+    spool = run.spool
+    if spool is None or not spool.total or not spool.columns:
+        return
+    page_rows = spool.display_limit or GRID_PAGE_ROWS
+    shown = run.first_rows
+    if shown is None or len(shown.rows) < page_rows:   # a full first page does not change: asked once
+        try:
+            shown = gateway.result_page(session, spool.operation, 0, page_rows)
+        except GatewayError:
+            return
+        run.first_rows = shown
+    frame = frame_of(shown.columns, shown.rows)
+    st.dataframe(frame, hide_index=True, column_config=column_labels(spool.columns, frame.columns),
+                 width="stretch", height=min(36 * (len(frame) + 1) + 4, 520))
+    st.caption(f"The first {rows_label(len(frame))} while the result is spooling ({spool.total:,} rows so far): "
+               f"sort, filter, search, chart and downloads act on the whole result once it is complete.")
 
 
 def error_message(error: dict) -> str:

@@ -173,6 +173,7 @@ class Run:
     page_redrawn: bool = False      # the page reran once while it ran (ui.results: the tab strip's ⏳)
     script: Optional[object] = None  # a script's ScriptReader (ui.script_results): each statement's result
     parameters: Optional[dict] = None  # the :name values it ran with
+    first_rows: Optional[object] = None  # the first page shown while the result spools (ui.results)
 
     @property
     def error(self) -> Optional[dict]:

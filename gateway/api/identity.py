@@ -107,6 +107,19 @@ class IdentityApi(Protocol):
     def authenticate_trusted(self, name: str) -> Principal:
         """auth.mode proxy or oidc: the user a trusted proxy or provider named (made on first sight)."""
 
+    @without_principal
+    @without_engine  # the store answers who a caller is, with or without Spark
+    def authenticate_browser_login(self, token: str) -> Principal:
+        """auth.mode builtin: the user of a browser's login cookie (``start_browser_login``); an unknown, ended
+        or expired one, or one whose user was removed, is refused (AuthenticationError, 401)."""
+
+    def start_browser_login(self) -> str:
+        """auth.mode builtin: a login of the caller for its browser's cookie, valid auth.login_max_age_s (the
+        token, shown this once; the store keeps its hash)."""
+
+    def end_browser_login(self, token: str) -> None:
+        """Log out the browser whose cookie holds ``token`` (the caller's own logins only)."""
+
     def create_api_token(self, label: str = "") -> tuple[str, ApiToken]:
         """A new REST token for the caller: the token itself (shown once) and its record."""
 

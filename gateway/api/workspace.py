@@ -25,6 +25,10 @@ class WorkspaceApi(Protocol):
     def save_tab_text(self, user: str, tab_id: str, text: str) -> EditorTab:
         """Keep the tab's draft (called, debounced, as the user types)."""
 
+    def save_tab_parameters(self, user: str, tab_id: str, values: Optional[dict]) -> EditorTab:
+        """Keep the tab's ``:name`` values (marker -> text, number, date, or a list of those; None clears
+        them), so that a reload or another browser of the user gets them back with the tab."""
+
     def rename_tab(self, user: str, tab_id: str, title: str) -> EditorTab: ...
 
     def move_tab(self, user: str, tab_id: str, position: int) -> list[EditorTab]:

@@ -69,7 +69,7 @@ class StatementHistory:
         self.recorder.started(operation.handle, operation.session.user, str(operation.session.handle),
                               str(operation.handle), operation.statement,
                               dt.datetime.fromtimestamp(operation.submitted_at, dt.timezone.utc),
-                              statement_kinds(operation.statement))
+                              statement_kinds(operation.statement), getattr(operation, "parameters", None) or None)
 
     def operation_ended(self, operation: Operation) -> None:
         if not self._recorded(operation):

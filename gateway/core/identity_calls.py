@@ -88,6 +88,20 @@ class IdentityCalls:
         user = self.store.login_user(name)
         return Principal(user.name, user.admin)
 
+    def authenticate_browser_login(self, token: str) -> Principal:
+        if self.auth_mode != "builtin":
+            raise AuthenticationError(f"browser logins are off: auth.mode is {self.auth_mode!r}, not 'builtin'")
+        user = self.store.authenticate_login(token)
+        return Principal(user.name, user.admin)
+
+    def start_browser_login(self) -> str:
+        if self.auth_mode != "builtin":
+            raise AuthenticationError(f"browser logins are off: auth.mode is {self.auth_mode!r}, not 'builtin'")
+        return self.store.create_login(self._caller().name, float(self.config["auth.login_max_age_s"]))
+
+    def end_browser_login(self, token: str) -> None:
+        self.store.end_login(token, self._caller().name)
+
     def create_api_token(self, label: str = "") -> tuple[str, ApiToken]:
         """A new token for the caller: the token (shown this once) and its record."""
         return self.store.create_token(self._caller().name, label)

@@ -29,6 +29,10 @@ class WorkspaceCalls:
         self._own_workspace(user)
         return self.store.save_tab_text(user, tab_id, text)
 
+    def save_tab_parameters(self, user: str, tab_id: str, values: Optional[dict]) -> EditorTab:
+        self._own_workspace(user)
+        return self.store.save_tab_parameters(user, tab_id, values)
+
     def rename_tab(self, user: str, tab_id: str, title: str) -> EditorTab:
         self._own_workspace(user)
         return self.store.rename_tab(user, tab_id, title)

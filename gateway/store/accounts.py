@@ -2,6 +2,7 @@
 each call one transaction. See ``gateway/store/users.py`` for how passwords and tokens are kept."""
 from __future__ import annotations
 
+import datetime as dt
 import threading
 from typing import Optional
 
@@ -95,3 +96,23 @@ class AccountCalls:
             with self._transaction(write=True) as connection:
                 accounts.touch_token(connection, record.token_id, moment)
         return user
+
+    def create_login(self, user: str, max_age_s: float) -> str:
+        """A browser login of ``user`` for ``max_age_s`` seconds: the token its cookie carries."""
+        user = checked_user(user)
+        with self._transaction(write=True) as connection:
+            return accounts.create_login(connection, user, dt.timedelta(seconds=float(max_age_s)))
+
+    def authenticate_login(self, token: str) -> UserRecord:
+        """The user of a live browser login; anything else (malformed, unknown, expired, ended) is refused."""
+        if not isinstance(token, str) or not token.startswith(accounts.LOGIN_PREFIX) or len(token) > MAX_TOKEN_CHARS:
+            raise AuthenticationError("this browser's login is unknown, ended or expired; log in again")
+        with self._transaction(write=False) as connection:
+            return accounts.user_of_login(connection, token)
+
+    def end_login(self, token: str, user: str) -> None:
+        user = checked_user(user)
+        if not isinstance(token, str) or len(token) > MAX_TOKEN_CHARS:
+            return
+        with self._transaction(write=True) as connection:
+            accounts.end_login(connection, token, user)

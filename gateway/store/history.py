@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING, Any, Optional
 from sqlalchemy import Connection, insert, select, update
 from sqlalchemy.exc import SQLAlchemyError
 
+from gateway.errors import GatewayError
 from gateway.models import HistoryEntry
 from gateway.store.schema import query_history
-from gateway.store.workspace import contains, ensure_user
+from gateway.store.workspace import contains, ensure_user, parameter_json, parameters_of
 
 if TYPE_CHECKING:
     from gateway.store.store import WorkbenchStore
@@ -39,7 +40,8 @@ def _entry(row) -> HistoryEntry:
                         started_at=row.started_at,
                         duration_ms=None if row.duration_ms is None else int(row.duration_ms),
                         rows=None if row.rows is None else int(row.rows), error_class=row.error_class,
-                        kinds=tuple(row.statement_kinds.split(",")) if row.statement_kinds else ())
+                        kinds=tuple(row.statement_kinds.split(",")) if row.statement_kinds else (),
+                        parameters=parameters_of(row.parameter_values))
 
 
 def list_history(connection: Connection, user: str, search: str, limit: int,
@@ -79,10 +81,15 @@ class HistoryRecorder:
     # -- the statements' side: cheap, never raises ------------------------------------------------
 
     def started(self, key: Any, user: str, session_handle: str, operation_handle: Optional[str],
-                statement: str, started_at, kinds: tuple[str, ...] = ()) -> None:
+                statement: str, started_at, kinds: tuple[str, ...] = (), parameters: Optional[dict] = None) -> None:
+        try:
+            values = parameter_json(parameters)
+        except GatewayError:
+            values = None   # the statement's run is not refused for its history
         self._put(("start", key, dict(user_name=user, session_handle=session_handle,
                                       operation_handle=operation_handle, statement=statement, status="RUNNING",
-                                      started_at=started_at, statement_kinds=",".join(kinds) or None)))
+                                      started_at=started_at, statement_kinds=",".join(kinds) or None,
+                                      parameter_values=values)))
 
     def ended(self, key: Any, status: str, duration_ms: Optional[int], error_class: Optional[str]) -> None:
         self._put(("change", key, dict(status=status, duration_ms=duration_ms, error_class=error_class)))

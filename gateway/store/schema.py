@@ -63,6 +63,18 @@ api_tokens = Table(
     Index("ix_api_tokens_user", "user_name"),
 )
 
+# Browsers logged in with a password (auth.mode builtin): the cookie holds a random token, only its
+# SHA-256 is kept here, with the user and an expiry. Logging out deletes the row; an expired or unknown
+# token logs nobody in.
+browser_logins = Table(
+    "browser_logins", metadata,
+    Column("login_hash", String(TOKEN_HASH_CHARS), primary_key=True),
+    Column("user_name", String(NAME_CHARS), ForeignKey("users.name"), nullable=False),
+    Column("created_at", UtcDateTime(), nullable=False),
+    Column("expires_at", UtcDateTime(), nullable=False),
+    Index("ix_browser_logins_user", "user_name"),
+)
+
 editor_tabs = Table(
     "editor_tabs", metadata,
     Column("tab_id", String(ID_CHARS), primary_key=True),
@@ -72,6 +84,7 @@ editor_tabs = Table(
     Column("position", Integer(), nullable=False),
     Column("created_at", UtcDateTime(), nullable=False),
     Column("updated_at", UtcDateTime(), nullable=False),
+    Column("parameter_values", Text(), nullable=True),  # the tab's last :name values, JSON (0006)
     Index("ix_editor_tabs_user_position", "user_name", "position"),
 )
 
@@ -101,6 +114,7 @@ query_history = Table(
     Column("error_class", String(NAME_CHARS), nullable=True),
     # Each statement's kind from its StatementAnalysis, in order, comma-separated (QUERY, ADD_JAR, …).
     Column("statement_kinds", Text(), nullable=True),
+    Column("parameter_values", Text(), nullable=True),  # the :name values the run bound, JSON (0006)
     Index("ix_query_history_user_entry", "user_name", "entry_id"),
 )
 

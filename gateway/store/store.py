@@ -145,6 +145,12 @@ class WorkbenchStore(AccountCalls, JournalCalls, EngineCalls):
         with self._transaction(write=True) as connection:
             return workspace.update_tab(connection, user, tab_id, text=text)
 
+    def save_tab_parameters(self, user: str, tab_id: str, values: Optional[dict]) -> EditorTab:
+        user, tab_id = checked_user(user), checked_id(tab_id, "tab id")
+        text = workspace.parameter_json(values)
+        with self._transaction(write=True) as connection:
+            return workspace.update_tab(connection, user, tab_id, parameter_values=text)
+
     def rename_tab(self, user: str, tab_id: str, title: str) -> EditorTab:
         user, tab_id = checked_user(user), checked_id(tab_id, "tab id")
         title = checked_name(title, "tab title")

@@ -17,7 +17,7 @@ from sqlalchemy import Connection, delete, insert, select, update
 
 from gateway.errors import AuthenticationError, InvalidRequestError, ObjectNotFoundError
 from gateway.identity import ApiToken as TokenRecord, UserInfo as UserRecord
-from gateway.store.schema import api_tokens, editor_tabs, saved_queries, users
+from gateway.store.schema import api_tokens, browser_logins, editor_tabs, saved_queries, users
 from gateway.store.workspace import ensure_user, new_id, now
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2 ** 15, 8, 1
@@ -112,6 +112,7 @@ def remove_user(connection: Connection, name: str) -> None:
     connection.execute(update(api_tokens).where(api_tokens.c.user_name == name, api_tokens.c.revoked_at.is_(None))
                        .values(revoked_at=now()))
     connection.execute(delete(editor_tabs).where(editor_tabs.c.user_name == name))
+    connection.execute(delete(browser_logins).where(browser_logins.c.user_name == name))
     connection.execute(delete(saved_queries).where(saved_queries.c.user_name == name))
     connection.execute(update(users).where(users.c.name == name)
                        .values(active=False, password_hash=None, is_admin=False))
@@ -192,3 +193,39 @@ def user_of_token(connection: Connection, token: str) -> tuple[UserRecord, Token
 
 def touch_token(connection: Connection, token_id: str, when: dt.datetime) -> None:
     connection.execute(update(api_tokens).where(api_tokens.c.token_id == token_id).values(last_used_at=when))
+
+
+# -- browser logins ------------------------------------------------------------------------------------
+
+LOGIN_PREFIX = "wbl_"
+
+
+def create_login(connection: Connection, user: str, max_age: dt.timedelta) -> str:
+    """A new browser login of ``user``: the token for its cookie (only the hash is kept). Expired rows of
+    the user go at the same time."""
+    if get_user(connection, user) is None:
+        raise ObjectNotFoundError(f"user {user!r} does not exist; add it first (`python -m gateway users add {user}`)")
+    token = LOGIN_PREFIX + secrets.token_urlsafe(32)
+    moment = now()
+    connection.execute(delete(browser_logins).where(browser_logins.c.user_name == user,
+                                                    browser_logins.c.expires_at <= moment))
+    connection.execute(insert(browser_logins).values(login_hash=token_hash(token), user_name=user,
+                                                     created_at=moment, expires_at=moment + max_age))
+    return token
+
+
+def user_of_login(connection: Connection, token: str) -> UserRecord:
+    """The active user of a live (not expired, not ended) browser login, or AuthenticationError."""
+    row = connection.execute(
+        select(browser_logins.c.expires_at, users)
+        .join(users, users.c.name == browser_logins.c.user_name)
+        .where(browser_logins.c.login_hash == token_hash(token))).first()
+    if row is None or not row.active or row.expires_at <= now():
+        raise AuthenticationError("this browser's login is unknown, ended or expired; log in again")
+    return _record(row)
+
+
+def end_login(connection: Connection, token: str, user: str) -> None:
+    """Log that browser out: its row goes (only the user's own)."""
+    connection.execute(delete(browser_logins).where(browser_logins.c.login_hash == token_hash(token),
+                                                    browser_logins.c.user_name == user))

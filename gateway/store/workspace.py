@@ -7,6 +7,8 @@ two workbench processes that open or move tabs at once still leave positions 0, 
 from __future__ import annotations
 
 import datetime as dt
+import decimal
+import json
 import re
 import uuid
 from typing import Optional
@@ -90,9 +92,48 @@ def _insert_ignoring_duplicates(connection: Connection):
 
 # -- tabs -----------------------------------------------------------------------------------------
 
+MAX_PARAMETER_JSON_CHARS = 64_000
+
+
+def _json_value(value):
+    """Dates, times and decimals as ISO/plain text: JSON keeps what a widget can read back."""
+    if isinstance(value, (dt.date, dt.datetime, dt.time)):
+        return value.isoformat()
+    if isinstance(value, decimal.Decimal):
+        return str(value)
+    raise TypeError(f"a parameter value of type {type(value).__name__} cannot be kept; use text, a number, "
+                    f"a date, or a list of those")
+
+
+def parameter_json(values) -> Optional[str]:
+    """``values`` (marker name -> value) as the JSON text the store keeps; None for none."""
+    if values is None or values == {}:
+        return None
+    if not isinstance(values, dict) or not all(isinstance(k, str) and k for k in values):
+        raise InvalidRequestError("parameter values must be a mapping of marker names (text) to values")
+    try:
+        text = json.dumps(values, default=_json_value, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise InvalidRequestError(str(exc)) from None
+    if len(text) > MAX_PARAMETER_JSON_CHARS:
+        raise InvalidRequestError(f"the parameter values take {len(text):,} characters as JSON, more than "
+                                  f"{MAX_PARAMETER_JSON_CHARS:,}; keep fewer or shorter values")
+    return text
+
+
+def parameters_of(text: Optional[str]) -> Optional[dict]:
+    if not text:
+        return None
+    try:
+        values = json.loads(text)
+    except ValueError:
+        return None
+    return values if isinstance(values, dict) else None
+
+
 def _tab(row) -> EditorTab:
     return EditorTab(tab_id=row.tab_id, title=row.title, text=row.text, position=row.position,
-                     updated_at=row.updated_at)
+                     updated_at=row.updated_at, parameter_values=parameters_of(row.parameter_values))
 
 
 def list_tabs(connection: Connection, user: str) -> list[EditorTab]:

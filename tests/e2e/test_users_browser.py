@@ -107,10 +107,8 @@ def test_another_user_cannot_attach_to_a_session_by_its_url(app_url, browser, sh
     assert berts != annas
     bert.screenshot(path=str(shots / "03-bert-with-annas-url.png"), full_page=True)
 
-    anna.reload()  # anna logs in again in a new browser session and gets her own session back
-    anna.get_by_label("User name", exact=True).fill("anna")
-    anna.get_by_label("Password", exact=True).fill(PASSWORDS["anna"])
-    anna.get_by_role("button", name="Log in").click()
+    anna.reload()  # a new browser session, still logged in (the login cookie) with her own session back
+    anna.get_by_role("button", name="Log out").wait_for()
     anna.get_by_role("heading", name="SQL editor").wait_for()
     assert _handle(anna) == annas
     anna_context.close()

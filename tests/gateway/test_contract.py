@@ -18,6 +18,9 @@ CONTRACT = sorted(_CONTRACT_CALLS)
 NOT_OVER_REST = {"iter_results": "a loop over fetch_results; HTTP clients page with the token themselves",
                  "list_feature_pages": "Streamlit pages are of no use to an HTTP client",
                  "authenticate_password": "REST authenticates with API tokens; a password logs in to the UI",
+                 "authenticate_browser_login": "a browser login is the UI's HttpOnly cookie; REST takes API tokens",
+                 "start_browser_login": "a browser login is the UI's HttpOnly cookie; REST takes API tokens",
+                 "end_browser_login": "a browser login is the UI's HttpOnly cookie; REST takes API tokens",
                  "as_user": "REST routes get the user-scoped gateway from service_of, which calls it",
                  "api": "a feature's protocol, reached in process; its own REST routes call it"}
 

@@ -62,8 +62,20 @@ def test_sort_search_and_filter_act_on_the_whole_result(ran):
                                                                              "download_jsonl"}
 
 
+def test_the_chart_is_built_only_while_its_tab_is_open(ran):
+    """A hidden chart was aggregated, sent and laid out by Vega again on every rerun of the grid."""
+    at, op = ran
+    assert not any(w.key == f"chart_x_{op}" for w in at.selectbox) and not at.get("arrow_vega_lite_chart")
+    at.session_state[f"result_view_{op}"] = "Chart"
+    at.run()
+    assert not at.exception, at.exception
+    assert any(w.key == f"chart_x_{op}" for w in at.selectbox) and not at.dataframe   # the grid waits now
+
+
 def test_chart_draws_the_gateways_aggregate_with_sensible_defaults(ran):
     at, op = ran
+    at.session_state[f"result_view_{op}"] = "Chart"
+    at.run()
     assert widget(at, "selectbox", f"chart_x_{op}").value == "day"      # a date on x
     assert widget(at, "selectbox", f"chart_y_{op}").value == "id"       # a measure on y
     assert widget(at, "selectbox", f"chart_color_{op}").value == "kind"  # three values: a colour

@@ -33,6 +33,16 @@ ALLOW_NON_ATOMIC = "workbench.atomic_writes.allow_non_atomic"
 _JOB_PROPERTIES = ("spark.jobGroup.id", "spark.job.description", "spark.job.interruptOnCancel")
 
 
+
+def _hidden_table_write(words, kind) -> bool:
+    """Without Catalyst to read the target: do the analysed words (comments dropped) show an overwrite or a
+    CTAS the leading words hid (``WITH … INSERT OVERWRITE``, ``FROM s INSERT OVERWRITE``, ``CREATE TABLE t
+    USING parquet SELECT …``)? Such a write is never run unstaged without saying so."""
+    if any(a == "INSERT" and b == "OVERWRITE" for a, b in zip(words, words[1:])):
+        return True
+    head = words[:6]
+    return kind == StatementKind.CREATE and "TABLE" in head and "VIEW" not in head and "SELECT" in words
+
 class AtomicWriter:
     def __init__(self, journal: Journal, split) -> None:
         self.journal = journal
@@ -68,6 +78,8 @@ class AtomicWriter:
         if statement.kind == StatementKind.QUERY and "OVERWRITE" not in statement.analysis.words:
             return spark.sql(statement.text)  # a plain query: no parse on the hot path
         if not supports(spark, Capability.PLAN_INTERNALS):
+            if _hidden_table_write(statement.analysis.words, statement.kind):
+                return self.handle(session, statement)  # refused there, unless the session allowed it non-atomic
             return spark.sql(statement.text)
         try:
             planned = parse_write_target(spark, statement.text).plan

@@ -6,7 +6,7 @@ unknown tab or query answers 404, a store that cannot be reached 503.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from fastapi import APIRouter, Query, Request
 from pydantic import Field
@@ -27,6 +27,8 @@ class EditorTabBody(Body):
     text: str
     position: int = Field(description="0 for the first tab.")
     updatedAt: str = Field(description="ISO 8601, UTC.")
+    parameterValues: Optional[dict[str, Any]] = Field(None, description="The tab's last :name values (dates as "
+                                                                        "ISO text); absent when none were kept.")
 
 
 class TabsResponse(Body):
@@ -40,6 +42,11 @@ class OpenTabRequest(Body):
 
 class TabTextRequest(Body):
     text: str = Field(description="The tab's draft, whole.")
+
+
+class TabParametersRequest(Body):
+    values: Optional[dict[str, Any]] = Field(description="Marker name -> text, number, ISO date, or a list of "
+                                                         "those; null or {} clears them.")
 
 
 class TabTitleRequest(Body):
@@ -83,6 +90,8 @@ class HistoryEntryBody(Body):
     kinds: list[str] = Field([], description="Each statement's kind, in order, as the gateway's analysis read it "
                                              "(QUERY, INSERT, ADD_JAR, SCRIPT, …); empty for entries recorded "
                                              "before kinds were.")
+    parameters: Optional[dict[str, Any]] = Field(None, description="The :name values the run bound (dates as ISO "
+                                                                   "text); absent without markers.")
 
 
 class HistoryResponse(Body):
@@ -108,6 +117,12 @@ def open_tab(request: Request, user: str, body: OpenTabRequest):
 def save_tab_text(request: Request, user: str, tab_id: str, body: TabTextRequest):
     """Keep the tab's draft (send it, debounced, as the user types)."""
     return to_json(service_of(request).save_tab_text(user, tab_id, body.text))
+
+
+@router.put(TAB + "/parameters", response_model=EditorTabBody)
+def save_tab_parameters(request: Request, user: str, tab_id: str, body: TabParametersRequest):
+    """Keep the tab's :name values (a reload or another browser of the user gets them back)."""
+    return to_json(service_of(request).save_tab_parameters(user, tab_id, body.values))
 
 
 @router.put(TAB + "/title", response_model=EditorTabBody)

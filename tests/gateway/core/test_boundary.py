@@ -77,7 +77,8 @@ def test_each_call_maps_every_error_to_the_error_family(name, caplog):
             pytest.fail(f"{name} let {type(error).__name__} through the boundary: {error}")
 
 
-ENGINE_FREE_CALLS = {"get_health", "as_user", "authenticate_password", "authenticate_token", "authenticate_trusted"}
+ENGINE_FREE_CALLS = {"get_health", "as_user", "authenticate_password", "authenticate_token", "authenticate_trusted",
+                     "authenticate_browser_login"}
 
 
 def test_every_call_but_health_answers_engine_down(monkeypatch):

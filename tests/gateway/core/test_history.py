@@ -168,3 +168,18 @@ def test_each_statement_is_recorded_with_the_kind_its_analysis_reads(history_gat
     entry = _entry(gateway, op, wanted={status})
     assert entry is not None and entry.kinds == kinds, entry
     gateway.close_operation(session, op)
+
+
+def test_the_parameter_values_a_run_bound_are_recorded_with_it(history_gateway, session):
+    gateway = history_gateway
+    op = gateway.execute_statement(session, "SELECT :n + 1 AS m, :day AS d, :who AS w",
+                                   parameters={"n": 41, "day": dt.date(2024, 2, 29), "who": "Zoë"})
+    pages = list(gateway.iter_results(session, op, timeout_s=60))
+    assert pages[0].rows[0][0] == 42
+    entry = _entry(gateway, op, wanted={"FINISHED"})
+    assert entry is not None and entry.parameters == {"n": 41, "day": "2024-02-29", "who": "Zoë"}, entry
+    plain = gateway.execute_statement(session, "SELECT 1 AS no_markers")
+    list(gateway.iter_results(session, plain, timeout_s=60))
+    assert _entry(gateway, plain, wanted={"FINISHED"}).parameters is None
+    gateway.close_operation(session, op)
+    gateway.close_operation(session, plain)

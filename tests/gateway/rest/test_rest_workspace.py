@@ -23,13 +23,19 @@ def test_tabs_over_rest(http: Http):
     base = f"/v2/users/{user}/tabs"
     first = http("POST", base, {})
     assert first.status == 200, first.body
-    assert set(first.body) == {"tabId", "title", "text", "position", "updatedAt"}
+    assert set(first.body) == {"tabId", "title", "text", "position", "updatedAt", "parameterValues"}
+    assert first.body["parameterValues"] is None
     assert (first.body["title"], first.body["position"]) == ("Query 1", 0)
     assert dt.datetime.fromisoformat(first.body["updatedAt"]).utcoffset() == dt.timedelta(0)
     second = http("POST", base, {"title": "Revenue", "text": "SELECT 1"}).body
     tab = f"{base}/{first.body['tabId']}"
     assert http("PUT", f"{tab}/text", {"text": "SELECT 2 -- draft"}).body["text"] == "SELECT 2 -- draft"
     assert http("PUT", f"{tab}/title", {"title": "Draft"}).body["title"] == "Draft"
+    kept = http("PUT", f"{tab}/parameters", {"values": {"country": "DE", "n": 3, "days": ["2024-01-01", "2024-01-31"]}})
+    assert kept.status == 200 and kept.body["parameterValues"] == {"country": "DE", "n": 3,
+                                                                 "days": ["2024-01-01", "2024-01-31"]}
+    assert http("GET", base).body["tabs"][0]["parameterValues"]["country"] == "DE"
+    _error(http("PUT", f"{tab}/parameters", {"values": {"": 1}}), 400, "InvalidRequestError", "marker names")
     moved = http("PUT", f"{tab}/position", {"position": 1})
     assert [(t["title"], t["position"]) for t in moved.body["tabs"]] == [("Revenue", 0), ("Draft", 1)]
     listed = http("GET", base).body["tabs"]
