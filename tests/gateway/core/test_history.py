@@ -103,9 +103,12 @@ def test_a_running_statement_shows_running_then_canceled(history_gateway, sessio
 
 
 def test_configuring_a_session_is_not_a_statement_of_the_history(gateway, session):
+    # only this session's entries: other tests of the run (in any order) may have run SET statements
     gateway.set_session_option(session, "spark.sql.shuffle.partitions", "3")
+    run_all(gateway, session, "SELECT 'after the option' AS marker")
     gateway.store.recorder.flush(30)
-    assert not any("shuffle.partitions" in e.statement for e in gateway.list_history(LOCAL_USER, limit=20))
+    mine = [e.statement for e in gateway.list_history(LOCAL_USER, limit=200) if e.session_handle == str(session)]
+    assert mine == ["SELECT 'after the option' AS marker"]
 
 
 def test_a_store_that_cannot_be_written_never_fails_a_statement(gateway, session, caplog):
