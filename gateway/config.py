@@ -37,12 +37,39 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("spark.ui.port", 4040,
             "First port Spark's web UI tries; when it is taken Spark tries the next ones (spark.port.maxRetries, 16)."),
     Setting("engine.kind", "embedded",
-            "Where statements run: embedded (a Spark driver inside the workbench process, spark.* settings) or "
-            "connect (an existing Spark Connect server at engine.url; nothing of Spark runs in the workbench, "
+            "Where statements run: embedded (a Spark driver inside the workbench process, spark.* settings), "
+            "connect (an existing Spark Connect server at engine.url; nothing of Spark runs in the workbench) or "
+            "managed (Spark Connect servers the workbench starts itself, one per engine.share_level key; "
             "docs/engines.md)."),
     Setting("engine.url", "",
             "engine.kind = connect: the Spark Connect server, sc://host:port/;token=…;use_ssl=true (the token is "
             "Spark 4's static-token auth; set it in the environment, not the file)."),
+    Setting("engine.share_level", "",
+            "engine.kind = managed: who shares an engine: connection (each session its own), user, group "
+            "(engine.groups) or server (one for all); empty: user when auth.mode is not none, else server."),
+    Setting("engine.groups", {},
+            "engine.share_level = group: each user's group (a table user = group; in the environment a JSON "
+            "object); a user in no group gets an engine of their own."),
+    Setting("engine.idle_timeout_s", 1800.0,
+            "engine.kind = managed: an engine without sessions this long is stopped (0 = never)."),
+    Setting("engine.pool_size", 0,
+            "engine.kind = managed: engines started ahead, so that a key's first session takes one instead of "
+            "waiting for a JVM."),
+    Setting("engine.master", "local[*]",
+            "engine.kind = managed: the Spark master of each engine (any master spark-submit takes: local[*], "
+            "spark://host:7077, yarn, k8s://https://host:443)."),
+    Setting("engine.start_timeout_s", 120.0,
+            "engine.kind = managed: longest wait for a starting engine to listen; then it is stopped and the start "
+            "fails (retried once) with the end of its log."),
+    Setting("engine.conf", {},
+            "engine.kind = managed: extra Spark settings of each engine, passed as --conf key=value (a table; in "
+            "the environment a JSON object)."),
+    Setting("engine.submit_args", [],
+            "engine.kind = managed: extra spark-submit arguments of each engine, e.g. [\"--driver-memory\", \"2g\"] "
+            "(not --class, --master, --name, --proxy-user: the workbench sets those)."),
+    Setting("engine.proxy_user", False,
+            "engine.kind = managed, share level user or connection: start each engine with --proxy-user <its user> "
+            "(YARN and HDFS, the workbench running as a Hadoop superuser)."),
     Setting("metastore.uri", "",
             "Remote Hive metastore (thrift://host:9083); empty for the embedded Derby metastore."),
     Setting("metastore.hive_support", True, "Use a Hive metastore; false uses Spark's in-memory catalog."),
@@ -203,7 +230,10 @@ def auth_mode(config: "WorkbenchConfig") -> str:
     return mode
 
 
-ENGINE_KINDS = ("embedded", "connect")
+ENGINE_KINDS = ("embedded", "connect", "managed")
+SHARE_LEVELS = ("connection", "user", "group", "server")
+# spark-submit options the workbench sets for a managed engine itself (engine.submit_args may not).
+_MANAGED_SUBMIT_OPTIONS = ("--class", "--master", "--name", "--proxy-user", "--deploy-mode")
 _CONNECT_URL_FORM = "sc://host:port/;token=…;use_ssl=true (port defaults to 15002; parameters optional)"
 
 
@@ -215,7 +245,45 @@ def engine_kind(config: "WorkbenchConfig") -> str:
                                  f"use one of {', '.join(ENGINE_KINDS)} (docs/engines.md)")
     if kind == "connect":
         connect_url(config)
+    if kind == "managed":
+        share_level(config)
+        managed_submit_args(config)
     return kind
+
+
+def share_level(config: "WorkbenchConfig") -> str:
+    """engine.share_level checked; empty means user with authentication on, server without."""
+    level = str(config["engine.share_level"]).strip().lower()
+    if not level:
+        level = "server" if auth_mode(config) == "none" else "user"
+    if level not in SHARE_LEVELS:
+        raise ConfigurationError(f"engine.share_level (environment WORKBENCH_ENGINE_SHARE_LEVEL) is "
+                                 f"{config['engine.share_level']!r}; use one of {', '.join(SHARE_LEVELS)} "
+                                 f"(docs/engines.md, Managed engines)")
+    if config["engine.proxy_user"] and level in ("group", "server"):
+        raise ConfigurationError(f"engine.proxy_user needs engine.share_level user or connection: an engine of "
+                                 f"share level {level} runs for several users, so there is no one user to proxy")
+    if config["engine.proxy_user"] and config["engine.pool_size"]:
+        raise ConfigurationError("engine.proxy_user needs engine.pool_size = 0: a pooled engine starts before its "
+                                 "user is known, so it cannot run as that user")
+    return level
+
+
+def managed_submit_args(config: "WorkbenchConfig") -> list[str]:
+    """engine.submit_args checked: strings, none of the options the workbench sets itself."""
+    args = config["engine.submit_args"]
+    if not all(isinstance(a, str) for a in args):
+        raise ConfigurationError(f"engine.submit_args must be a list of strings, e.g. [\"--driver-memory\", "
+                                 f"\"2g\"]; it has {[a for a in args if not isinstance(a, str)][:3]!r}")
+    for arg in args:
+        option = arg.split("=", 1)[0]
+        if option in _MANAGED_SUBMIT_OPTIONS:
+            raise ConfigurationError(f"engine.submit_args has {option}, which the workbench sets for each managed "
+                                     f"engine itself (engine.master, engine.proxy_user, the engine's name); "
+                                     f"remove it")
+    if not str(config["engine.master"]).strip():
+        raise ConfigurationError("engine.master is empty; name the Spark master of managed engines, e.g. local[*]")
+    return list(args)
 
 
 def connect_url(config: "WorkbenchConfig") -> str:

@@ -40,6 +40,7 @@ def render(gateway) -> None:
                             format_func=lambda s: f"{s.user}: {s.name} ({s.session_handle[:8]})")
         if st.button("Close session", key="admin_close"):
             _act(lambda: gateway.admin_close_session(pick.session_handle), f"Closed {pick.user}'s session.")
+    render_engines(gateway)
     st.subheader("Users")
     users = gateway.list_users()
     st.dataframe(pd.DataFrame([{"user": u.name, "admin": u.admin, "password": u.has_password} for u in users],
@@ -63,6 +64,36 @@ def render(gateway) -> None:
                     _act(lambda: gateway.remove_user(pick), f"User {pick} removed.")
                 else:
                     _act(lambda: gateway.set_user_admin(pick, action == "Make admin"), f"User {pick} changed.")
+
+
+ENGINE_COLUMNS = ["key", "state", "sessions", "uptime (s)", "heap (MiB)", "address", "Spark UI", "id"]
+
+
+def _mib(value) -> str:
+    return f"{value / 2**20:,.0f}" if value else ""
+
+
+def engine_rows(engines: list[dict]) -> list[dict]:
+    """The engines table's rows (also the session page's): heap used / max, or why it is not known."""
+    return [{"key": e["key"], "state": e["state"], "sessions": e["sessions"], "uptime (s)": e["uptime_s"],
+             "heap (MiB)": f"{_mib(e['heap_used_bytes'])} / {_mib(e['heap_max_bytes'])}" if e["heap_used_bytes"]
+             else (e["heap_note"] or ""), "address": e["address"], "Spark UI": e["spark_ui"] or "",
+             "id": e["engine_id"]} for e in engines]
+
+
+def render_engines(gateway) -> None:
+    """Managed engines (engine.kind = managed): each with its key, sessions, uptime, heap, Spark UI; stop one."""
+    engines = gateway.admin_list_engines()
+    if not engines and gateway.get_setting("engine.kind") != "managed":
+        return
+    st.subheader("Engines")
+    st.dataframe(pd.DataFrame(engine_rows(engines), columns=ENGINE_COLUMNS), hide_index=True, width="stretch",
+                 column_config={"Spark UI": st.column_config.LinkColumn("Spark UI")})
+    if engines:
+        pick = st.selectbox("Stop an engine", engines, key="admin_engine_pick",
+                            format_func=lambda e: f"{e['key']} ({e['state']}, {e['engine_id'][:8]})")
+        if st.button("Stop engine", key="admin_engine_stop"):
+            _act(lambda: gateway.admin_stop_engine(pick["engine_id"]), f"Stopped the engine of {pick['key']}.")
 
 
 def _act(action, done: str) -> None:

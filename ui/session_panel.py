@@ -81,3 +81,9 @@ def render_info(gateway, session) -> None:
     info = gateway.get_gateway_info()
     st.dataframe(pd.DataFrame([{"": k, "value": str(v)} for k, v in info.items()] +
                               [{"": "session", "value": str(session)}]), hide_index=True, width="stretch")
+    engines = gateway.list_my_engines()
+    if engines:  # engine.kind = managed: the engines this user's sessions run on
+        from ui.admin_panel import ENGINE_COLUMNS, engine_rows
+
+        st.markdown("**Your engine**")
+        st.dataframe(pd.DataFrame(engine_rows(engines), columns=ENGINE_COLUMNS), hide_index=True, width="stretch")

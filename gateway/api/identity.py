@@ -9,7 +9,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any, Optional, Protocol, runtime_checkable
 
-from gateway.api.calls import without_engine, without_principal
+from gateway.api.calls import admin_only, without_engine, without_principal
 from gateway.api.values import LOCAL_USER, OperationHandle, SessionHandle
 
 
@@ -152,3 +152,17 @@ class IdentityApi(Protocol):
 
     def admin_close_session(self, session: SessionHandle) -> None:
         """Close any user's session and its operations."""
+
+    # -- managed engines (engine.kind = managed; docs/engines.md) -----------------------------------
+
+    @admin_only
+    def admin_list_engines(self) -> list[dict[str, Any]]:
+        """Every managed engine of the store: key, state, address, sessions here, uptime, heap, Spark UI link
+        (empty on the other engine kinds)."""
+
+    @admin_only
+    def admin_stop_engine(self, engine_id: str) -> None:
+        """Stop one managed engine by its id; its sessions' next statements get a new one."""
+
+    def list_my_engines(self) -> list[dict[str, Any]]:
+        """The managed engines the caller's sessions run on (empty on the other engine kinds)."""

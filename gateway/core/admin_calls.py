@@ -52,6 +52,28 @@ class AdminCalls:
         with acting_as(EVERY_USER):
             self.close_session(session)
 
+    # -- managed engines (gateway/engines/) ------------------------------------------------------------
+
+    def admin_list_engines(self) -> list[dict]:
+        self._require_admin("listing the managed engines")
+        return self.engines.list() if self.engines is not None else []
+
+    def admin_stop_engine(self, engine_id: str) -> None:
+        self._require_admin("stopping a managed engine")
+        if self.engines is None:
+            from gateway.errors import InvalidRequestError
+
+            raise InvalidRequestError(f"engine.kind is {self.config['engine.kind']!r}: there are no managed "
+                                      f"engines to stop (docs/engines.md)")
+        self.engines.stop(str(engine_id))
+
+    def list_my_engines(self) -> list[dict]:
+        if self.engines is None:
+            return []
+        caller = current_principal()
+        mine = {s.engine_id for s in self.sessions.list() if caller is not None and s.user == caller.name}
+        return [row for row in self.engines.list() if row["engine_id"] in mine]
+
     # -- per-user limits (auth on; checked by the service before it opens or submits) ---------------
 
     def _check_session_limit(self) -> None:

@@ -55,6 +55,7 @@ from gateway.spark import sql_metrics
 from gateway.spark.backend import NotAvailableOnBackend
 from gateway.spark.liveness import driver_heap_max
 from gateway.spark.root import get_or_create_root
+from gateway.engines import EngineManager
 from gateway.store import WorkbenchStore, default_url
 
 log = logging.getLogger(__name__)
@@ -73,6 +74,8 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls, Res
         # The store first: it needs no Spark, and its calls answer while Spark starts.
         self.store = WorkbenchStore(self.config["store.url"] or default_url(self.config.data_dir),
                                     self.config["store.max_text_chars"])
+        # engine.kind = managed: each session's engine is a Spark Connect server the workbench starts (gateway/engines/)
+        self.engines = EngineManager(self.config, self.store) if engine_kind(self.config) == "managed" else None
         self.root = get_or_create_root(self.config)
         self.runner = StatementRunner(self.config["statement.max_chars"], self.config["statement.max_nesting"])
         heap = driver_heap_max(self.root) or 0
@@ -95,7 +98,7 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls, Res
                                      probe_timeout_s=self.config["health.probe_timeout_s"])
         self.sessions = SessionManager(
             self.root, self.config["session.max_sessions"], self.config["session.idle_timeout_s"],
-            self.config["session.check_interval_s"], self._on_session_closed)
+            self.config["session.check_interval_s"], self._on_session_closed, engines=self.engines)
         self.features: dict[str, Feature] = {}
         self._feature_calls: dict[str, Callable] = {}  # a feature's protocol calls, by name
         self._plugin_gateways: dict[type, Any] = {}  # an outside feature's protocol: what answers it
@@ -187,9 +190,13 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls, Res
                 feature.stop()
             except Exception:  # noqa: BLE001 - stop the others all the same
                 log.exception("feature %s did not stop cleanly", feature.name)
+        if self.engines is not None:  # its engines keep running for the next process (or the reaper) to take
+            self.engines.shutdown()
         self.store.close()  # after the sessions: their statements' last history events are written
-        if stop_spark:
+        if stop_spark and self.engines is None:
             self.root.stop()
+        elif self.engines is not None:  # the managed root names no server: nothing to release there
+            self.root.client.close()
 
     # ------------------------------------------------------------------------------------------
     # Sessions
@@ -562,14 +569,14 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls, Res
         return {
             "product": "Spark SQL Workbench",
             "version": __version__,
-            "spark_version": engine_fact(self.root, "version"),
-            "master": engine_master(self.root, self.config),
-            "metastore": "the Spark Connect server's" if self.config["engine.kind"] == "connect" else uri if uri else (("database " + self.config["metastore.jdbc_url"].split("?")[0]
+            **(self.engines.gateway_info() if self.engines is not None else {
+                "spark_version": engine_fact(self.root, "version"), "master": engine_master(self.root, self.config),
+                "warehouse": engine_fact(self.root, "spark.sql.warehouse.dir"),
+                "spark_ui": ui_url(self.root) or "off (spark.ui.enabled = false)"}),
+            "metastore": "the Spark Connect server's" if self.config["engine.kind"] in ("connect", "managed") else uri if uri else (("database " + self.config["metastore.jdbc_url"].split("?")[0]
                                            if self.config["metastore.jdbc_url"] else "embedded Derby")
                                           if hive else "in-memory"),
-            "warehouse": engine_fact(self.root, "spark.sql.warehouse.dir"),
             "data_dir": str(self.config.data_dir),
-            "spark_ui": ui_url(self.root) or "off (spark.ui.enabled = false)",
             "python_version": platform.python_version(),
             "features": ", ".join(self.features),
             "store": store["url"],

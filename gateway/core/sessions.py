@@ -40,6 +40,8 @@ class Session:
         # Why its engine session is gone (Spark Connect's server died or restarted), None while it lives:
         # the next call gets a fresh server-side session (SessionManager.get).
         self.engine_lost: Optional[str] = None
+        # Its managed engine's id (engine.kind = managed, gateway/engines/), None on the other engines.
+        self.engine_id: Optional[str] = None
 
     def touch(self) -> None:
         self.last_access = time.monotonic()
@@ -64,8 +66,9 @@ def _visible(session: Session) -> bool:
 
 class SessionManager:
     def __init__(self, root_spark, max_sessions: int, idle_timeout_s: float, check_interval_s: float,
-                 on_close: Callable[[Session], None]) -> None:
+                 on_close: Callable[[Session], None], engines=None) -> None:
         self._root = root_spark
+        self._engines = engines  # engine.kind = managed: each session's engine by its share-level key
         self.max_sessions = max_sessions
         self.idle_timeout_s = idle_timeout_s
         self.check_interval_s = check_interval_s
@@ -79,22 +82,38 @@ class SessionManager:
                                              daemon=True)
             self._sweeper.start()
 
+    def _check_limit(self) -> None:
+        if len(self._sessions) >= self.max_sessions:
+            raise SessionLimitError(
+                f"{len(self._sessions)} sessions are open, the most allowed (setting "
+                f"session.max_sessions); close an unused session or raise the limit")
+
     def open(self, name: Optional[str], handle=None) -> Session:
-        with self._lock:
-            if len(self._sessions) >= self.max_sessions:
-                raise SessionLimitError(
-                    f"{len(self._sessions)} sessions are open, the most allowed (setting "
-                    f"session.max_sessions); close an unused session or raise the limit")
-            principal = required_principal("opening a session")  # the session belongs to whoever opens it
-            session = Session(new_session(self._root), name, principal.name)
-            session.admin = principal.admin  # what its statements may do (restrictions)
-            if handle is not None:  # a journaled session, reopened after a restart
-                session.handle = SessionHandle.from_string(handle)
-                if session.handle in self._sessions:
+        principal = required_principal("opening a session")  # the session belongs to whoever opens it
+        handle = SessionHandle.from_string(handle) if handle is not None else SessionHandle()
+        engine_id = None
+        if self._engines is not None:  # outside the lock: only this key's sessions wait for its engine to start
+            with self._lock:
+                self._check_limit()
+            spark, engine_id = self._engines.attach(principal.name, handle)
+        else:
+            spark = None
+        try:
+            with self._lock:
+                self._check_limit()
+                session = Session(spark if spark is not None else new_session(self._root), name, principal.name)
+                session.engine_id = engine_id
+                session.admin = principal.admin  # what its statements may do (restrictions)
+                session.handle = handle
+                if session.handle in self._sessions:  # a journaled session, reopened after a restart
                     raise SessionLimitError(f"session {handle} is open already")
-            taken = {s.pool_slot for s in self._sessions.values()}
-            session.pool_slot = next(n for n in range(len(taken) + 1) if n not in taken)
-            self._sessions[session.handle] = session
+                taken = {s.pool_slot for s in self._sessions.values()}
+                session.pool_slot = next(n for n in range(len(taken) + 1) if n not in taken)
+                self._sessions[session.handle] = session
+        except Exception:
+            if engine_id is not None:
+                self._engines.detach(engine_id, handle)
+            raise
         return session
 
     def get(self, handle) -> Session:
@@ -105,18 +124,33 @@ class SessionManager:
             raise SessionNotFoundError(
                 f"session {handle} does not exist: it was closed or expired after "
                 f"{self.idle_timeout_s:g} s without use; open a new session")
+        if session.engine_lost is None and self._engines is not None and session.engine_id is not None \
+                and self._engines.is_gone(session.engine_id):  # its managed engine died under another session
+            session.engine_lost = "its managed engine stopped"
         if session.engine_lost is not None:  # its Spark Connect server died: a fresh server-side session
             if session.run_lock.acquire(blocking=False):  # never wait here for a statement of the session
                 try:
                     if session.engine_lost is not None:
                         log.info("session %s: a new Spark Connect session after the engine was lost (%s)",
                                  session.handle, session.engine_lost)
-                        session.spark = new_session(self._root)
+                        session.spark = self._fresh_spark(session)
                         session.engine_lost = None
                 finally:
                     session.run_lock.release()
         session.touch()
         return session
+
+    def _fresh_spark(self, session: Session):
+        """A new engine session for ``session`` after its engine was lost; on managed engines the key's engine is
+        found again, or started anew when it died."""
+        if self._engines is None:
+            return new_session(self._root)
+        if session.engine_id is not None:
+            self._engines.lost(session.engine_id)
+            self._engines.detach(session.engine_id, session.handle, session.spark)
+            session.engine_id = None
+        spark, session.engine_id = self._engines.attach(session.user, session.handle)
+        return spark
 
     def close(self, handle) -> None:
         handle = SessionHandle.from_string(handle)
@@ -128,7 +162,14 @@ class SessionManager:
                 session = None
         if session is None:
             raise SessionNotFoundError(f"session {handle} does not exist or is already closed")
-        self._on_close(session)
+        try:
+            self._on_close(session)
+        finally:
+            self._leave_engine(session)
+
+    def _leave_engine(self, session: Session) -> None:
+        if self._engines is not None and session.engine_id is not None:
+            self._engines.detach(session.engine_id, session.handle, session.spark)
 
     def list(self) -> list[Session]:
         with self._lock:
@@ -148,6 +189,8 @@ class SessionManager:
                 self._on_close(session)
             except Exception:  # one bad session must not stop the sweeper
                 log.exception("closing idle session %s failed", session.handle)
+            finally:
+                self._leave_engine(session)
         return [s.handle for s in idle]
 
     def _sweep_loop(self) -> None:

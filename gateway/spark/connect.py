@@ -43,11 +43,16 @@ def _bounded(spark):
 
 def connect_root(config: WorkbenchConfig):
     """The process's root Spark Connect client at ``engine.url`` (checked); no RPC is made yet."""
+    return connect_root_at(connect_url(config))
+
+
+def connect_root_at(url: str):
+    """A root Spark Connect client at ``url`` (a managed engine's address, gateway/engines/); no RPC yet."""
     from pyspark.sql.connect.session import SparkSession as ConnectSession
 
     from pyspark.sql.connect.client import DefaultChannelBuilder
 
-    channel = DefaultChannelBuilder(connect_url(config), channelOptions=_CHANNEL_OPTIONS)
+    channel = DefaultChannelBuilder(url, channelOptions=_CHANNEL_OPTIONS)
     return _bounded(ConnectSession.builder.channelBuilder(channel).create())
 
 

@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 
 from gateway.config import WorkbenchConfig, engine_kind
-from gateway.spark.connect import connect_root, new_connect_session
+from gateway.spark.connect import connect_root, connect_root_at, new_connect_session
 from gateway.errors import ConfigurationError, JavaNotFoundError
 from gateway.spark.backend import Capability, is_connect, jcontext, jvm, supports
 from gateway.spark.metastore import ensure_schema, java_binary, jdbc_conf
@@ -22,6 +22,9 @@ MIN_JAVA = 17
 _INSTALL_HINT = ("Install Java 17 or newer (Debian/Ubuntu: apt-get install openjdk-17-jdk-headless) "
                  "and make sure `java` is on PATH or JAVA_HOME points at it.")
 _lock = threading.Lock()
+# The root client of engine.kind = managed: no server listens on port 1 (a privileged port), so a call that
+# reached it by mistake fails as ENGINE_DOWN instead of talking to some server.
+NO_SERVER = "sc://127.0.0.1:1"
 
 
 def java_version() -> int:
@@ -132,8 +135,10 @@ def get_or_create_root(config: WorkbenchConfig):
     starts here, and neither Java nor the spark.* settings are needed."""
     from pyspark.sql import SparkSession
 
-    if engine_kind(config) == "connect":
-        root = connect_root(config)
+    kind = engine_kind(config)
+    if kind in ("connect", "managed"):
+        # managed: each session takes its engine's client (gateway/engines/); this root names no server
+        root = connect_root(config) if kind == "connect" else connect_root_at(NO_SERVER)
         quiet_user_errors(root, config["spark.log_level"])
         return root
     with _lock:

@@ -141,3 +141,27 @@ journal_entries = Table(
     Column("recorded_at", UtcDateTime(), nullable=False),
     Index("ix_journal_entries_session", "session_handle", "entry_id"),
 )
+
+
+# Managed engines (engine.kind = managed, gateway/engines/): the Spark Connect servers the workbench
+# started, so that another workbench process on the same store finds and shares a running engine, and a
+# restarted one adopts it. The key (share level and whom: user:alice, group:analysts, server,
+# connection:<handle>; empty while the engine waits in the pool) is recorded here: an engine taken from the
+# pool keeps the Spark application name it started with.
+engines = Table(
+    "engines", metadata,
+    Column("engine_id", String(ID_CHARS), primary_key=True),
+    Column("engine_key", String(NAME_CHARS), nullable=False),
+    Column("owner", String(NAME_CHARS), nullable=False),  # the user it runs for ('' pooled, or several users)
+    Column("state", String(16), nullable=False),  # STARTING, POOLED, RUNNING, STOPPED, FAILED
+    Column("address", String(NAME_CHARS), nullable=False),  # sc://host:port
+    Column("host", String(NAME_CHARS), nullable=False),  # the machine whose process it is (its pid's)
+    Column("pid", Integer(), nullable=True),
+    Column("ui_url", String(NAME_CHARS), nullable=True),
+    Column("app_name", String(NAME_CHARS), nullable=False),
+    Column("started_by", Text(), nullable=False),  # the workbench process (host and data directory)
+    Column("started_at", UtcDateTime(), nullable=False),
+    Column("last_used", UtcDateTime(), nullable=False),
+    Column("log_path", Text(), nullable=False),
+    Index("ix_engines_key_state", "engine_key", "state"),
+)

@@ -22,6 +22,7 @@ from gateway.models import EditorTab, HistoryEntry, SavedQuery
 from gateway.store import history, workspace
 from gateway.store.accounts import AccountCalls
 from gateway.store.journal import JournalCalls
+from gateway.store.engines import EngineCalls
 from gateway.store.engine import WRITE, make_engine, shown_url
 from gateway.store.history import HistoryRecorder
 from gateway.store.migrate import current_revision, upgrade
@@ -36,7 +37,7 @@ MAX_ENTRY_ID = 2 ** 63 - 1  # BIGINT
 RETRY_START_S = 5.0  # a store that was down is tried again at most this often
 
 
-class WorkbenchStore(AccountCalls, JournalCalls):
+class WorkbenchStore(AccountCalls, JournalCalls, EngineCalls):
     def __init__(self, url: str, max_text_chars: int = DEFAULT_MAX_TEXT_CHARS) -> None:
         self.engine = make_engine(url)  # a bad URL is a ConfigurationError: the start stops there
         self.shown_url = shown_url(self.engine)

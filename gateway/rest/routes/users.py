@@ -5,6 +5,7 @@ auth.mode none it is the one local user, an admin. See docs/users.md.
 """
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from fastapi import APIRouter, Request
@@ -155,3 +156,54 @@ def admin_close_session(request: Request, session_handle: str):
     """Admins only: close any user's session."""
     service_of(request).admin_close_session(session_handle)
     return {}
+
+
+# -- admin: managed engines (engine.kind = managed; docs/engines.md) -----------------------------------
+
+class EngineBody(Body):
+    engineId: str
+    key: str = Field(description="Its share-level key: user:<name>, group:<name>, server, connection:<handle>, "
+                                 "or (pool) while it waits in the pool.")
+    owner: str
+    state: str = Field(description="STARTING, POOLED or RUNNING.")
+    address: str
+    host: str
+    pid: Optional[int] = None
+    sessions: int = Field(description="Its sessions in this workbench process.")
+    appName: str
+    startedAt: str
+    uptimeS: float
+    lastUsed: str
+    sparkUi: Optional[str] = None
+    logPath: str
+    startedBy: str
+    heapUsedBytes: Optional[int] = None
+    heapMaxBytes: Optional[int] = None
+    heapNote: Optional[str] = Field(None, description="Why the heap is not given, when it is not.")
+
+
+class EnginesResponse(Body):
+    engines: list[EngineBody]
+
+
+def _camel(row: dict) -> dict:
+    return {re.sub(r"_(\w)", lambda m: m.group(1).upper(), key): value for key, value in row.items()}
+
+
+@router.get("/admin/engines", response_model=EnginesResponse)
+def admin_list_engines(request: Request):
+    """Admins only: every managed engine (engine.kind = managed), with its sessions, uptime, heap and Spark UI."""
+    return {"engines": [_camel(row) for row in service_of(request).admin_list_engines()]}
+
+
+@router.delete("/admin/engines/{engine_id}", response_model=Empty)
+def admin_stop_engine(request: Request, engine_id: str):
+    """Admins only: stop a managed engine; its sessions' next statements get a new one."""
+    service_of(request).admin_stop_engine(engine_id)
+    return {}
+
+
+@router.get("/me/engines", response_model=EnginesResponse)
+def list_my_engines(request: Request):
+    """The managed engines the caller's sessions run on (empty on the other engine kinds)."""
+    return {"engines": [_camel(row) for row in service_of(request).list_my_engines()]}

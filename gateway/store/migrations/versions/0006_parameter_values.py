@@ -6,7 +6,7 @@
   (a tab's last ones; what a run bound).
 
 Revision ID: 0006_parameter_values
-Revises: 0004_history_kinds (0005_engines once that lands; the coordinator relinks it)
+Revises: 0005_engines
 Create Date: 2026-11-26
 """
 from alembic import op
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from gateway.store.schema import UtcDateTime
 
 revision = "0006_parameter_values"
-down_revision = "0004_history_kinds"
+down_revision = "0005_engines"
 branch_labels = None
 depends_on = None
 

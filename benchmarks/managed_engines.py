@@ -1,0 +1,205 @@
+"""Managed engines (engine.kind = managed) measured in process, through the gateway's own calls (execute,
+every page, close), each engine a Spark Connect server started by the gateway with pyspark's spark-submit:
+
+- cold start to first row: a user's first session starts their engine, then ``SELECT 1``'s row;
+- pooled attach to first row: the same with ``engine.pool_size = 1`` and the pooled engine up;
+- ``SELECT 1`` median and p95 on a managed engine and on ``embedded`` (the driver in this process);
+- U users x 2 sessions on share level ``server`` and on ``user``: memory per engine (RSS of its JVM) and
+  ``SELECT 1`` p95 while each user's other session runs a background scan.
+
+Prints the machine's load average before and after: the figures mean little without it. Every engine it
+starts is stopped by its PID at the end.
+
+    .venv/bin/python benchmarks/managed_engines.py [--runs N] [--users U] [--user-engines N] [--skip-users]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from gateway import GatewayService, load_config  # noqa: E402
+from gateway.api.identity import Principal  # noqa: E402
+from gateway.identity import LOCAL_PRINCIPAL, acting_as  # noqa: E402
+from gateway.errors import OperationStateError  # noqa: E402
+from gateway.models import ResultType  # noqa: E402
+
+SCAN = "SELECT sum(id % 7) FROM range(0, 20000000000)"  # long enough to outlast the measurement
+
+
+def config(kind: str, store: str, **overrides):
+    data = tempfile.mkdtemp(prefix=f"bench-{kind}-")
+    settings = dict(data_dir=data, session__idle_timeout_s=0, session__restore=False, store__url=store,
+                    metastore__hive_support=False)
+    if kind == "managed":
+        settings.update(engine__kind="managed", engine__master="local[2]", engine__share_level="user",
+                        engine__start_timeout_s=600.0, engine__submit_args=["--driver-memory", "512m"],
+                        engine__conf={"spark.sql.shuffle.partitions": "2"})
+    else:
+        settings.update(spark__master="local[2]", spark__conf={"spark.sql.shuffle.partitions": "2"})
+    settings.update(overrides)
+    return load_config(ROOT / "workbench.toml", environ={}).with_overrides(**settings)
+
+
+def first_row(gateway, handle, statement="SELECT 1", timeout_s=600.0):
+    """Run ``statement`` and read every page; the rows."""
+    op = gateway.execute_statement(handle, statement)
+    rows, token, deadline = [], 0, time.monotonic() + timeout_s
+    while token is not None:
+        if time.monotonic() > deadline:
+            raise TimeoutError(statement)
+        page = gateway.fetch_results(handle, op, token)
+        if page.result_type == ResultType.NOT_READY:
+            time.sleep(0.002)
+            continue
+        if page.result_type == ResultType.ERROR:
+            raise RuntimeError(page.exception)
+        rows.extend(page.rows or [])
+        token = page.next_token
+    gateway.close_operation(handle, op)
+    return rows
+
+
+def select_one(gateway, handle, runs: int) -> tuple[float, float]:
+    timings = []
+    for run in range(runs + 10):  # 10 warm up
+        start = time.perf_counter()
+        assert first_row(gateway, handle) == [[1]]
+        if run >= 10:
+            timings.append((time.perf_counter() - start) * 1000)
+    timings.sort()
+    return statistics.median(timings), timings[max(0, int(len(timings) * 0.95) - 1)]
+
+
+def rss_mib(pid: int) -> float:
+    """Resident memory of an engine's JVM (spark-submit execs it: the engine's PID is the JVM)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def users_run(store: str, level: str, users: int, runs: int) -> dict:
+    # no bound on streamed results: every user's background scan streams at once (result.max_streams is 4)
+    gateway = GatewayService(config("managed", store, engine__share_level=level, result__max_streams=0))
+    principals = [Principal(f"u{n}", admin=True) for n in range(users)]
+    handles: dict[str, list] = {}
+    started = time.perf_counter()
+
+    def open_two(principal):
+        with acting_as(principal):
+            handles[principal.name] = [gateway.open_session(name=f"{principal.name}-{i}") for i in range(2)]
+
+    threads = [threading.Thread(target=open_two, args=(p,)) for p in principals]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=1800)
+    open_s = time.perf_counter() - started
+    try:
+        scans = []
+        for principal in principals:  # each user's first session scans in the background
+            with acting_as(principal):
+                scans.append((principal, gateway.execute_statement(handles[principal.name][0], SCAN)))
+        timings = []
+        for run in range(runs):
+            for principal in principals:
+                with acting_as(principal):
+                    start = time.perf_counter()
+                    assert first_row(gateway, handles[principal.name][1]) == [[1]]
+                    timings.append((time.perf_counter() - start) * 1000)
+        for principal, op in scans:
+            with acting_as(principal):
+                try:
+                    gateway.cancel_operation(handles[principal.name][0], op)
+                except OperationStateError:  # it ended before the measurement did
+                    print(f"note: {principal.name}'s background scan ended early")
+        timings.sort()
+        with acting_as(LOCAL_PRINCIPAL):
+            engines = gateway.admin_list_engines()
+        memory = [rss_mib(e["pid"]) for e in engines if e["pid"]]
+        return {"engines": len(engines), "open_s": open_s, "rss_per_engine_mib": statistics.mean(memory),
+                "rss_total_mib": sum(memory), "p95_ms": timings[max(0, int(len(timings) * 0.95) - 1)],
+                "median_ms": statistics.median(timings)}
+    finally:
+        gateway.engines.stop_all()
+        with acting_as(LOCAL_PRINCIPAL):
+            gateway.shutdown()
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=40, help="timed SELECT 1 runs (default 40)")
+    parser.add_argument("--users", type=int, default=20, help="users of the share-level comparison (default 20)")
+    parser.add_argument("--user-engines", type=int, default=None,
+                        help="users of share level user, one engine (~600 MB) each (default: --users)")
+    parser.add_argument("--skip-users", action="store_true", help="skip the share-level comparison")
+    args = parser.parse_args(argv)
+    print(f"load average before: {os.getloadavg()}")
+    store = f"sqlite:///{tempfile.mkdtemp(prefix='bench-store-')}/workbench.db"
+
+    managed, pooling = GatewayService(config("managed", store)), None
+    try:
+        alice = Principal("alice", admin=True)
+        with acting_as(alice):
+            start = time.perf_counter()
+            handle = managed.open_session(name="cold")
+            assert first_row(managed, handle) == [[1]]
+            print(f"cold engine start to first row: {time.perf_counter() - start:.1f} s (goal <= 20 s)")
+            median, p95 = select_one(managed, handle, args.runs)
+        print(f"SELECT 1 managed: median {median:.1f} ms, p95 {p95:.1f} ms")
+
+        pooling = GatewayService(config("managed", store, engine__pool_size=1))
+        deadline = time.monotonic() + 900
+        while not [r for r in managed.store.engines_live(state="POOLED")]:
+            assert time.monotonic() < deadline, "no pooled engine"
+            time.sleep(0.2)
+        with acting_as(Principal("bob", admin=True)):
+            start = time.perf_counter()
+            handle = pooling.open_session(name="pooled")
+            opened = time.perf_counter() - start
+            assert first_row(pooling, handle) == [[1]]
+            print(f"pooled engine attach to first row: {time.perf_counter() - start:.2f} s (goal <= 1 s; "
+                  f"the session {opened:.2f} s of it)")
+        pooling.engines.shutdown()  # no refill while the rest is measured
+    finally:
+        managed.engines.stop_all()
+        with acting_as(LOCAL_PRINCIPAL):
+            managed.shutdown()
+            if pooling is not None:
+                pooling.shutdown()
+        managed.engines.stop_all()  # the refill the pooling gateway may have begun
+
+    embedded = GatewayService(config("embedded", f"sqlite:///{tempfile.mkdtemp(prefix='bench-store-')}/wb.db"))
+    try:
+        with acting_as(LOCAL_PRINCIPAL):
+            handle = embedded.open_session(name="embedded")
+            e_median, e_p95 = select_one(embedded, handle, args.runs)
+        print(f"SELECT 1 embedded: median {e_median:.1f} ms, p95 {e_p95:.1f} ms; managed/embedded median "
+              f"{median / e_median:.2f}x, p95 {p95 / e_p95:.2f}x (goal within 1.3x)")
+    finally:
+        with acting_as(LOCAL_PRINCIPAL):
+            embedded.shutdown(stop_spark=True)
+
+    if not args.skip_users:
+        for level, users in (("server", args.users), ("user", args.user_engines or args.users)):
+            figures = users_run(f"sqlite:///{tempfile.mkdtemp(prefix='bench-store-')}/wb.db", level, users,
+                                max(1, args.runs // 10))
+            print(f"{users} users x 2 sessions, share level {level}: {figures['engines']} engines, all open after "
+                  f"{figures['open_s']:.0f} s, RSS {figures['rss_per_engine_mib']:.0f} MiB per engine "
+                  f"({figures['rss_total_mib']:.0f} MiB in all), SELECT 1 under a scan per user median "
+                  f"{figures['median_ms']:.0f} ms, p95 {figures['p95_ms']:.0f} ms")
+    print(f"load average after: {os.getloadavg()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

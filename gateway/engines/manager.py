@@ -1,0 +1,568 @@
+"""Managed engines (``engine.kind = managed``): Spark Connect servers the workbench starts itself with
+pyspark's own ``spark-submit``, one per share-level key, shared by that key's sessions, kept ahead in a pool,
+stopped after ``engine.idle_timeout_s`` without sessions, and recorded in the workbench store so that every
+workbench process on the store finds, shares and adopts them (Kyuubi's model, on Spark Connect).
+
+A session on a managed engine is exactly a Spark Connect session (gateway/spark/connect.py): the engine's
+death ends that engine's sessions' statements with ENGINE_DOWN and nothing else; the web process holds no
+Spark driver.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from gateway.config import WorkbenchConfig, managed_submit_args, share_level
+from gateway.errors import ConfigurationError, EngineDownError, GatewayError, InvalidRequestError
+from gateway.store.engines import EngineRecord
+from gateway.store.workspace import now
+
+log = logging.getLogger(__name__)
+
+SERVER_CLASS = "org.apache.spark.sql.connect.service.SparkConnectServer"
+LOG_TAIL_LINES = 20
+STOP_TIMEOUT_S = 30.0
+ANSWER_TIMEOUT_S = 1.0
+MAX_REAP_PERIOD_S = 30.0
+# Every process marks the engines its sessions use this often, whatever its own idle timeout: another process's
+# reaper (perhaps with a shorter timeout) must see them in use. An engine counts as idle after at least three.
+TOUCH_PERIOD_S = 2.0
+
+
+class EngineStartError(EngineDownError):
+    """A managed engine did not start (twice): says which key, the exit code and its log's last lines."""
+
+
+class EngineNotFoundError(GatewayError):
+    http_status = 404
+
+
+def spark_home() -> Path:
+    """pyspark's package folder: its bin/spark-submit and jars (the Connect server class ships there)."""
+    import pyspark
+
+    return Path(pyspark.__file__).resolve().parent
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A port free now, below the kernel's ephemeral range: a starting JVM's own ephemeral ports (block
+    manager, RPC) can never be handed the one chosen for the engine (measured as a test flake otherwise)."""
+    try:
+        high = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0]) - 1
+    except (OSError, ValueError, IndexError):
+        high = 32767
+    for _ in range(200):
+        port = random.randint(max(1024, high - 12000), high)
+        with socket.socket() as probe:
+            try:
+                probe.bind((host, port))
+            except OSError:
+                continue
+            return port
+    raise EngineDownError(f"no free port on {host} for a managed engine")
+
+
+def answers(address: str, timeout_s: float = ANSWER_TIMEOUT_S) -> bool:
+    """Does the engine at ``sc://host:port`` accept a connection now?"""
+    match = re.match(r"sc://([^:/]+):(\d+)", address)
+    if not match:
+        return False
+    with socket.socket() as probe:
+        probe.settimeout(timeout_s)
+        return probe.connect_ex((match.group(1), int(match.group(2)))) == 0
+
+
+def _is_engine_process(pid: int, port: str) -> bool:
+    """Is ``pid`` still the engine listening on ``port`` (not a reused PID)? Linux's /proc; elsewhere trusted."""
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+    return SERVER_CLASS in cmdline and f"spark.connect.grpc.binding.port={port}" in cmdline
+
+
+def _slug(key: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]", "_", key)[:100]
+
+
+@dataclass
+class _Local:
+    """What this process knows of an engine beyond its store row: its client root and sessions here."""
+
+    record: EngineRecord
+    root: object = None
+    sessions: set = field(default_factory=set)
+    process: Optional[subprocess.Popen] = None  # when this process started it
+
+
+class EngineManager:
+    """Finds, starts, shares, pools and reaps this store's managed engines."""
+
+    def __init__(self, config: WorkbenchConfig, store) -> None:
+        self.config = config
+        self.store = store
+        self.share_level = share_level(config)
+        self.submit_args = managed_submit_args(config)
+        self.idle_timeout_s = float(config["engine.idle_timeout_s"])
+        self.pool_size = int(config["engine.pool_size"])
+        self.start_timeout_s = float(config["engine.start_timeout_s"])
+        self.master = str(config["engine.master"]).strip()
+        self.host = socket.gethostname()
+        self.process_name = f"{self.host}:{config.data_dir}"
+        self.base_dir = config.data_dir / "engines"
+        self._local: dict[str, _Local] = {}
+        self._lock = threading.Lock()
+        self._key_locks: dict[str, threading.Lock] = {}
+        self._stopped = threading.Event()
+        self._filler: Optional[threading.Thread] = None
+        if self.pool_size and config["metastore.hive_support"] and not (
+                config["metastore.jdbc_url"] or config["metastore.uri"]):
+            raise ConfigurationError(
+                "engine.pool_size > 0 needs a metastore every engine can open (metastore.jdbc_url or metastore.uri) "
+                "or metastore.hive_support = false: the embedded Derby metastore admits one JVM, so each key's "
+                "engine keeps its own, and a pooled engine starts before its key is known")
+        if config["metastore.hive_support"] and config["metastore.jdbc_url"]:
+            from gateway.spark.metastore import ensure_schema, java_binary
+
+            ensure_schema(config, java_binary())  # once, before any engine opens the metastore
+        period = self.idle_timeout_s / 4 if self.idle_timeout_s > 0 else MAX_REAP_PERIOD_S
+        self.reap_period_s = min(MAX_REAP_PERIOD_S, max(0.2, period))
+        self._reaper = threading.Thread(target=self._reap_loop, name="engine-reaper", daemon=True)
+        self._reaper.start()
+
+    # -- keys ------------------------------------------------------------------------------------
+
+    def key_for(self, user: str, session_handle: str) -> tuple[str, str]:
+        """The share-level key of a session of ``user`` and the engine's owner (its user, group, or '')."""
+        if self.share_level == "connection":
+            return f"connection:{session_handle}", user
+        if self.share_level == "user":
+            return f"user:{user}", user
+        if self.share_level == "group":
+            group = self.config["engine.groups"].get(user)
+            return (f"group:{group}", group) if group else (f"user:{user}", user)  # in no group: alone
+        return "server", ""
+
+    # -- sessions --------------------------------------------------------------------------------
+
+    def attach(self, user: str, session_handle: str):
+        """A new Spark Connect session on the key's engine (found, adopted, taken from the pool or started);
+        returns ``(spark, engine_id)``. Only this key's sessions wait while its engine starts."""
+        from gateway.spark.connect import connect_root_at, new_connect_session
+
+        key, owner = self.key_for(user, str(session_handle))
+        with self._lock:
+            key_lock = self._key_locks.setdefault(key, threading.Lock())
+        with key_lock:
+            local = self._find(key) or self._take_pooled(key, owner) or self._start(key, owner)
+            with self._lock:
+                if local.root is None:
+                    local.root = connect_root_at(local.record.address)
+                local.sessions.add(str(session_handle))
+        return new_connect_session(local.root), local.record.engine_id
+
+    def detach(self, engine_id: str, session_handle, spark=None) -> None:
+        """A session left the engine: its idle time starts when the last one leaves (every process's). Its
+        client (``spark``) is closed: pyspark would otherwise call a stopped engine at the process's exit
+        and wait out its retries."""
+        if spark is not None:
+            try:
+                spark.client.close()
+            except Exception:  # noqa: BLE001 - a client of a dead engine may fail to close; it is unused now
+                log.debug("closing a session's client of engine %s failed", engine_id, exc_info=True)
+        with self._lock:
+            local = self._local.get(engine_id)
+            if local is None:
+                return
+            local.sessions.discard(str(session_handle))
+            idle = not local.sessions
+        if idle:
+            self.store.engine_touch([engine_id])
+
+    def is_gone(self, engine_id: str) -> bool:
+        """Was the engine stopped or found dead here (its sessions move to the key's next engine)?"""
+        with self._lock:
+            return engine_id not in self._local
+
+    def lost(self, engine_id: str) -> None:
+        """A session found its engine gone: forget it when it no longer answers (the next attach starts one)."""
+        with self._lock:
+            local = self._local.get(engine_id)
+        if local is not None and not answers(local.record.address):
+            log.warning("managed engine %s (%s) no longer answers; its next session starts a new one",
+                        engine_id, local.record.key)
+            self._stop(local.record, local, "FAILED")
+
+    # -- finding and starting ----------------------------------------------------------------------
+
+    def _find(self, key: str) -> Optional[_Local]:
+        """The key's running engine: this process's, or one recorded by any process (adopted) that answers.
+        One still starting in another process is waited for (bounded)."""
+        deadline = time.monotonic() + self.start_timeout_s * 2
+        while True:
+            starting = False
+            for record in self.store.engines_live(key=key):
+                if record.state == "STARTING":
+                    if record.started_by != self.process_name:
+                        starting = True
+                    continue
+                if answers(record.address):
+                    return self._adopt(record)
+                self._stop(record, self._local.get(record.engine_id), "FAILED")  # dead: recorded as such
+            if not starting or time.monotonic() > deadline:
+                return None
+            time.sleep(0.2)
+
+    def _adopt(self, record: EngineRecord) -> _Local:
+        with self._lock:
+            local = self._local.get(record.engine_id)
+            if local is None:
+                local = self._local[record.engine_id] = _Local(record)
+                log.info("sharing managed engine %s (%s) at %s, started by %s", record.engine_id, record.key,
+                         record.address, record.started_by)
+            return local
+
+    def _take_pooled(self, key: str, owner: str) -> Optional[_Local]:
+        for record in self.store.engines_live(state="POOLED"):
+            if not answers(record.address):
+                self._stop(record, self._local.get(record.engine_id), "FAILED")
+                continue
+            if self.store.engine_claim(record.engine_id, key, owner):
+                log.info("managed engine %s from the pool now serves %s", record.engine_id, key)
+                return self._adopt(self.store.engine_get(record.engine_id))
+        return None
+
+    def _start(self, key: str, owner: str, pooled: bool = False) -> _Local:
+        """Start an engine for ``key`` (or for the pool); a failed start is retried once, then raises."""
+        failure = None
+        for attempt in (1, 2):
+            if self._stopped.is_set() and failure is not None:
+                break  # the workbench is stopping: no second try
+            try:
+                return self._launch(key, owner, pooled)
+            except EngineStartError as exc:
+                failure = exc
+                log.warning("managed engine for %s failed to start (attempt %d of 2): %s", key or "the pool",
+                            attempt, exc.message)
+        raise failure
+
+    def command(self, key: str, owner: str, port: int, ui_port: int, engine_dir: Path, app_name: str) -> list[str]:
+        """The spark-submit command line of an engine."""
+        conf = {"spark.connect.grpc.binding.address": "127.0.0.1", "spark.connect.grpc.binding.port": str(port),
+                "spark.ui.port": str(ui_port), "spark.ui.showConsoleProgress": "false",
+                "spark.sql.execution.arrow.pyspark.enabled": "true",
+                # Spark's metrics servlet (/metrics/json) reports the driver's heap for the engines page.
+                "spark.metrics.conf.driver.source.jvm.class": "org.apache.spark.metrics.source.JvmSource"}
+        if self.master.startswith("local"):
+            conf.update({"spark.driver.bindAddress": "127.0.0.1", "spark.driver.host": "127.0.0.1"})
+        conf.update(self._metastore_conf(key, engine_dir))
+        conf.update(self.config["engine.conf"])
+        command = [str(spark_home() / "bin" / "spark-submit"), "--class", SERVER_CLASS, "--master", self.master,
+                   "--name", app_name]
+        if self.config["engine.proxy_user"] and owner:
+            command += ["--proxy-user", owner]
+        command += self.submit_args
+        for name, value in conf.items():
+            command += ["--conf", f"{name}={value}"]
+        return command
+
+    def _metastore_conf(self, key: str, engine_dir: Path) -> dict[str, str]:
+        """A shared metastore (jdbc_url, uri) for every engine; else the embedded Derby, which admits one JVM:
+        each key its own catalog and warehouse under the data directory, kept across its engines."""
+        config = self.config
+        if not config["metastore.hive_support"]:
+            return {"spark.sql.catalogImplementation": "in-memory",
+                    "spark.sql.warehouse.dir": str(config.data_dir / "warehouse")}
+        conf = {"spark.sql.catalogImplementation": "hive"}
+        if config["metastore.jdbc_url"]:
+            from gateway.spark.metastore import jdbc_conf
+
+            conf.update(jdbc_conf(config))
+            conf["spark.sql.warehouse.dir"] = str(config.data_dir / "warehouse")
+        elif config["metastore.uri"]:
+            conf["spark.hadoop.hive.metastore.uris"] = config["metastore.uri"]
+            conf["spark.sql.warehouse.dir"] = str(config.data_dir / "warehouse")
+        else:
+            home = self.base_dir / "catalogs" / _slug(key or "pool")
+            conf["spark.sql.warehouse.dir"] = str(home / "warehouse")
+            conf["spark.hadoop.javax.jdo.option.ConnectionURL"] = \
+                f"jdbc:derby:;databaseName={home / 'metastore_db'};create=true"
+            conf["spark.driver.extraJavaOptions"] = \
+                f"-Dderby.system.home={home} -Dderby.stream.error.file={home / 'derby.log'}"
+        return conf
+
+    def _launch(self, key: str, owner: str, pooled: bool) -> _Local:
+        engine_id = str(uuid.uuid4())
+        engine_dir = self.base_dir / engine_id
+        (engine_dir / "tmp").mkdir(parents=True, exist_ok=True)
+        log_path = engine_dir / "engine.log"
+        port, ui_port = free_port(), free_port()
+        while ui_port == port:
+            ui_port = free_port()
+        app_name = f"workbench engine {key or 'pool'}"
+        command = self.command(key, owner, port, ui_port, engine_dir, app_name)
+        env = dict(os.environ, SPARK_HOME=str(spark_home()), SPARK_LOCAL_DIRS=str(engine_dir / "tmp"),
+                   PYSPARK_PYTHON=os.environ.get("PYSPARK_PYTHON", sys.executable))
+        for name in ("PYSPARK_GATEWAY_PORT", "PYSPARK_GATEWAY_SECRET"):  # never this process's own Spark
+            env.pop(name, None)
+        if self.master.startswith("local"):
+            env["SPARK_LOCAL_IP"] = "127.0.0.1"  # the engine's web UI on loopback too
+        started = now()
+        record = EngineRecord(engine_id, key, owner, "STARTING", f"sc://127.0.0.1:{port}", self.host, None,
+                              f"http://127.0.0.1:{ui_port}", app_name, self.process_name, started, started,
+                              str(log_path))
+        with open(log_path, "ab") as out:
+            # Its own process group: stopping it by PID ends the JVM that spark-submit's script execs.
+            process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                       env=env, cwd=engine_dir, start_new_session=True)
+        record = EngineRecord(**{**record.__dict__, "pid": process.pid})
+        self.store.engine_insert(record)
+        local = _Local(record, process=process)
+        with self._lock:
+            self._local[engine_id] = local
+        log.info("starting managed engine %s for %s: pid %d, %s, log %s", engine_id, key or "the pool",
+                 process.pid, record.address, log_path)
+        deadline = time.monotonic() + self.start_timeout_s
+        while not answers(record.address, 0.5):
+            code = process.poll()
+            if code is not None or time.monotonic() > deadline or (pooled and self._stopped.is_set()):
+                self._stop(record, local, "FAILED")
+                why = (f"exited with code {code}" if code is not None
+                       else "was stopped: the workbench is stopping" if self._stopped.is_set()
+                       else f"did not listen within engine.start_timeout_s = {self.start_timeout_s:g} s")
+                raise EngineStartError(f"the managed engine for {key or 'the pool'} {why}; the end of its log "
+                                       f"({log_path}):\n{_tail(log_path)}", error_class="ENGINE_DOWN")
+            time.sleep(0.2)
+        if pooled:
+            self._warm(record)
+        state = "POOLED" if pooled else "RUNNING"
+        self.store.engine_update(engine_id, state=state, last_used=now())
+        local.record = EngineRecord(**{**record.__dict__, "state": state})
+        log.info("managed engine %s for %s is up after %.1f s", engine_id, key or "the pool",
+                 (now() - started).total_seconds())
+        return local
+
+    @staticmethod
+    def _warm(record: EngineRecord) -> None:
+        """A pooled engine's first statement, run before a user comes: a JVM's first query (class loading, code
+        generation) takes seconds (8.7 s measured on 2 busy cores), which the pool is there to hide."""
+        from gateway.spark.connect import connect_root_at
+
+        root = connect_root_at(record.address)
+        try:
+            root.sql("SELECT 1").collect()
+        except Exception:  # noqa: BLE001 - a cold first statement that fails leaves a usable engine all the same
+            log.warning("warming pooled engine %s failed", record.engine_id, exc_info=True)
+        finally:
+            root.client.close()
+
+    # -- stopping ----------------------------------------------------------------------------------
+
+    def _stop(self, record: EngineRecord, local: Optional[_Local], state: str = "STOPPED") -> None:
+        """End the engine's process group by its PID (SIGTERM, then SIGKILL after STOP_TIMEOUT_S) when it runs
+        on this host, and record it as ``state``; its sessions here get ENGINE_DOWN on their next statement."""
+        if record.host == self.host and record.pid:
+            process = local.process if local is not None else None
+            port = record.address.rsplit(":", 1)[-1]
+            if process is not None or _is_engine_process(record.pid, port):
+                _end_group(record.pid, process)
+        self.store.engine_update(record.engine_id, state=state, last_used=now())
+        with self._lock:
+            gone = self._local.pop(record.engine_id, None)
+        if gone is not None and gone.root is not None:
+            try:
+                gone.root.client.close()
+            except Exception:  # noqa: BLE001 - a dead server's channel may fail to close; it is gone anyway
+                log.debug("closing the client of engine %s failed", record.engine_id, exc_info=True)
+
+    def stop(self, engine_id: str) -> None:
+        """Stop one engine (the admin's call); its sessions' next statements get ENGINE_DOWN, then a new engine."""
+        record = self.store.engine_get(engine_id)
+        if record is None or record.state not in ("STARTING", "POOLED", "RUNNING"):
+            raise EngineNotFoundError(f"no running managed engine has the id {engine_id!r}; "
+                                      f"GET /v2/admin/engines lists them")
+        if record.host != self.host:
+            raise InvalidRequestError(f"engine {engine_id} runs on {record.host}, not on this workbench's host "
+                                      f"{self.host}; stop it from a workbench process there")
+        self._stop(record, self._local.get(engine_id), "STOPPED")
+
+    def stop_all(self) -> None:
+        """Stop every live engine of the store on this host (tests, and an operator's clean shutdown)."""
+        for record in self.store.engines_live():
+            if record.host == self.host:
+                self._stop(record, self._local.get(record.engine_id), "STOPPED")
+
+    def shutdown(self) -> None:
+        """Stop the reaper. The engines keep running: the next workbench process adopts them, and any
+        process's reaper stops them after engine.idle_timeout_s without sessions."""
+        self._stopped.set()
+        self._reaper.join(timeout=STOP_TIMEOUT_S)
+        if self._filler is not None:
+            self._filler.join(timeout=STOP_TIMEOUT_S)
+        with self._lock:
+            roots = [local.root for local in self._local.values() if local.root is not None]
+        for root in roots:  # no RPC from them at the process's exit
+            try:
+                root.client.close()
+            except Exception:  # noqa: BLE001 - closing a channel of a dead engine; it is unused now
+                log.debug("closing an engine's root client failed", exc_info=True)
+
+    # -- the reaper ----------------------------------------------------------------------------------
+
+    def reap_once(self) -> None:
+        """Mark engines with sessions here as used; stop those idle past the timeout (any process's, on this
+        host); forget dead ones; fill the pool."""
+        with self._lock:
+            in_use = [engine_id for engine_id, local in self._local.items() if local.sessions]
+        self.store.engine_touch(in_use)
+        moment = now()
+        records = self.store.engines_live()
+        for record in records:
+            if record.state == "STARTING" or record.host != self.host or record.engine_id in in_use:
+                continue
+            if not answers(record.address):
+                self._stop(record, self._local.get(record.engine_id), "FAILED")
+            elif (record.state == "RUNNING" and self.idle_timeout_s > 0
+                  and (moment - record.last_used).total_seconds() > max(self.idle_timeout_s, 3 * TOUCH_PERIOD_S)):
+                log.info("stopping managed engine %s (%s): no sessions for %g s", record.engine_id, record.key,
+                         self.idle_timeout_s)
+                self._stop(record, self._local.get(record.engine_id), "STOPPED")
+        self.store.engines_forget_stopped(moment - dt.timedelta(days=1))
+        if self.pool_size and not self._stopped.is_set() and (self._filler is None or not self._filler.is_alive()):
+            # in a thread of its own: a start takes long, and the marks above must go on meanwhile
+            self._filler = threading.Thread(target=self._fill_pool, name="engine-pool", daemon=True)
+            self._filler.start()
+
+    def _fill_pool(self) -> None:
+        """Start engines until engine.pool_size wait in the pool (across the processes on the store)."""
+        while not self._stopped.is_set():
+            pooled = sum(1 for r in self.store.engines_live()
+                         if r.state == "POOLED" or (r.state == "STARTING" and not r.key))
+            if pooled >= self.pool_size:
+                return
+            try:
+                self._start("", "", pooled=True)
+            except Exception:  # noqa: BLE001 - the next reaper round tries again
+                if not self._stopped.is_set():  # else: stopped on purpose, the workbench is stopping
+                    log.exception("starting an engine for the pool failed")
+                else:
+                    log.debug("a pooled start ended by the shutdown", exc_info=True)
+                return
+
+    def _reap_loop(self) -> None:
+        wait = 0.0  # the pool fills at once
+        while not self._stopped.wait(wait):
+            wait = min(self.reap_period_s, TOUCH_PERIOD_S)
+            try:
+                self.reap_once()
+            except Exception:  # noqa: BLE001 - a store outage or a failed pool start must not end the reaper
+                log.exception("the managed engines' reaper failed; trying again in %g s", self.reap_period_s)
+
+    # -- the engines page ------------------------------------------------------------------------------
+
+    def list(self) -> list[dict]:
+        """Every live engine of the store: key, state, address, sessions here, uptime, heap, Spark UI."""
+        moment = now()
+        with self._lock:
+            here = {engine_id: len(local.sessions) for engine_id, local in self._local.items()}
+        rows = []
+        for record in self.store.engines_live():
+            rows.append({"engine_id": record.engine_id, "key": record.key or "(pool)", "owner": record.owner,
+                         "state": record.state, "address": record.address, "host": record.host, "pid": record.pid,
+                         "sessions": here.get(record.engine_id, 0), "app_name": record.app_name,
+                         "started_at": record.started_at.isoformat(),
+                         "uptime_s": round((moment - record.started_at).total_seconds(), 1),
+                         "last_used": record.last_used.isoformat(), "spark_ui": record.ui_url,
+                         "log_path": record.log_path, "started_by": record.started_by,
+                         **(driver_heap(record.ui_url) if record.state != "STARTING" else
+                            {"heap_used_bytes": None, "heap_max_bytes": None, "heap_note": "starting"})})
+        return rows
+
+    def engine_of(self, engine_id: str) -> Optional[dict]:
+        return next((row for row in self.list() if row["engine_id"] == engine_id), None)
+
+    def gateway_info(self) -> dict:
+        import pyspark
+
+        return {"spark_version": pyspark.__version__,
+                "master": f"managed engines on {self.master} (share level {self.share_level})",
+                "warehouse": "each engine's (docs/engines.md, Managed engines)",
+                "spark_ui": "each engine's (the engines page)"}
+
+
+def driver_heap(ui_url: Optional[str]) -> dict:
+    """The engine driver's heap from its Spark UI's metrics servlet (JvmSource), or None with the reason."""
+    import json
+    import urllib.request
+
+    if not ui_url:
+        return {"heap_used_bytes": None, "heap_max_bytes": None, "heap_note": "the engine has no Spark UI"}
+    try:
+        with urllib.request.urlopen(f"{ui_url}/metrics/json/", timeout=2) as reply:
+            gauges = json.load(reply).get("gauges", {})
+    except (OSError, ValueError) as exc:
+        return {"heap_used_bytes": None, "heap_max_bytes": None, "heap_note": f"its Spark UI did not answer ({exc})"}
+    used = next((g["value"] for name, g in gauges.items() if name.endswith("jvm.heap.used")), None)
+    top = next((g["value"] for name, g in gauges.items() if name.endswith("jvm.heap.max")), None)
+    return {"heap_used_bytes": used, "heap_max_bytes": top,
+            "heap_note": None if used is not None else "its Spark UI reports no JVM metrics"}
+
+
+def _end_group(pid: int, process: Optional[subprocess.Popen]) -> None:
+    try:
+        os.killpg(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        _reap_child(process)
+        return
+    deadline = time.monotonic() + STOP_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if process is not None:
+            if process.poll() is not None:
+                return
+        elif not running(pid):
+            return
+        time.sleep(0.1)
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    _reap_child(process)
+
+
+def running(pid: int) -> bool:
+    """Is ``pid`` a live process (not gone, not a zombie waiting for its parent)? Linux's /proc."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[-1].split()[0] != "Z"
+
+
+def _reap_child(process: Optional[subprocess.Popen]) -> None:
+    if process is not None:
+        try:
+            process.wait(timeout=STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            log.error("managed engine pid %d outlived SIGKILL for %g s", process.pid, STOP_TIMEOUT_S)
+
+
+def _tail(path: Path) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-LOG_TAIL_LINES:])
+    except OSError as exc:
+        return f"(its log could not be read: {exc})"
