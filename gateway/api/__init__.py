@@ -2,13 +2,13 @@
 
 Read it in one sitting, section by section (Flink's ``flink-sql-gateway-api``, Datasette's ``hookspecs``):
 
-- ``sessions.SessionsApi``      open, configure, keep alive, close a session
+- ``sessions.SessionsApi``      open, configure, keep alive, close a session; every user's sessions (admins)
 - ``operations.OperationsApi``  run statements, follow operations, page results
 - ``results.ResultsApi``        whole results spooled: sort, filter, search, chart, export
 - ``catalog.CatalogApi``        catalogs, databases, tables, functions, previews
 - ``workspace.WorkspaceApi``    a user's tabs, saved queries, history
-- ``identity.IdentityApi``      authenticate, ``as_user``, tokens, users, every session (admins)
-- ``engine.EngineApi``          gateway info, engine health, settings, feature pages
+- ``identity.IdentityApi``      authenticate, ``as_user``, browser logins, tokens, users (admins)
+- ``engine.EngineApi``          gateway info, engine health, settings, feature pages, managed engines
 - ``values`` / ``errors``       the value types and the one error family
 - ``plugins``                   the plugin API: ``Feature``, ``StatementSpec`` (with its ``Access``),
                                 ``Setting``, ``PageSpec``

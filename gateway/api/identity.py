@@ -1,4 +1,4 @@
-"""Identity and admin: who is calling, their API tokens, the users (admins), every user's sessions (admins).
+"""Identity: who is calling, their browser logins and API tokens, the users (admins).
 
 The value types (``Principal``, ``UserInfo``, ``ApiToken``, ``AdminSession``, ``AdminOperation``) live
 here; ``gateway.identity`` re-exports them beside the calling context.
@@ -9,8 +9,8 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any, Optional, Protocol, runtime_checkable
 
-from gateway.api.calls import admin_only, without_engine, without_principal
-from gateway.api.values import LOCAL_USER, OperationHandle, SessionHandle
+from gateway.api.calls import without_engine, without_principal
+from gateway.api.values import LOCAL_USER
 
 
 @dataclass(frozen=True)
@@ -140,29 +140,3 @@ class IdentityApi(Protocol):
 
     def set_user_admin(self, name: str, admin: bool = True) -> UserInfo:
         """Admins: make a user an admin, or no longer one."""
-
-    # -- admin: every user's sessions and running statements (PermissionDeniedError for non-admins) --
-
-    def admin_list_sessions(self) -> list[AdminSession]:
-        """Every open session with its user, age, idle time and operations not yet ended (statement, age,
-        Spark progress)."""
-
-    def admin_cancel_operation(self, session: SessionHandle, operation: OperationHandle) -> None:
-        """Cancel any user's operation."""
-
-    def admin_close_session(self, session: SessionHandle) -> None:
-        """Close any user's session and its operations."""
-
-    # -- managed engines (engine.kind = managed; docs/engines.md) -----------------------------------
-
-    @admin_only
-    def admin_list_engines(self) -> list[dict[str, Any]]:
-        """Every managed engine of the store: key, state, address, sessions here, uptime, heap, Spark UI link
-        (empty on the other engine kinds)."""
-
-    @admin_only
-    def admin_stop_engine(self, engine_id: str) -> None:
-        """Stop one managed engine by its id; its sessions' next statements get a new one."""
-
-    def list_my_engines(self) -> list[dict[str, Any]]:
-        """The managed engines the caller's sessions run on (empty on the other engine kinds)."""

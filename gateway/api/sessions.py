@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from typing import Optional, Protocol, runtime_checkable
 
-from gateway.api.values import SessionHandle
+from gateway.api.identity import AdminSession
+from gateway.api.values import OperationHandle, SessionHandle
 
 
 @runtime_checkable
@@ -33,3 +34,15 @@ class SessionsApi(Protocol):
 
     def session_name(self, session: SessionHandle) -> str:
         """The name the session was opened with."""
+
+    # -- admin: every user's sessions and running statements (PermissionDeniedError for non-admins) --
+
+    def admin_list_sessions(self) -> list[AdminSession]:
+        """Every open session with its user, age, idle time and operations not yet ended (statement, age,
+        Spark progress)."""
+
+    def admin_cancel_operation(self, session: SessionHandle, operation: OperationHandle) -> None:
+        """Cancel any user's operation."""
+
+    def admin_close_session(self, session: SessionHandle) -> None:
+        """Close any user's session and its operations."""
