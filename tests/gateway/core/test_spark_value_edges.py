@@ -19,6 +19,7 @@ import pytest
 from conftest import run_all
 from rest_support import Http, server  # noqa: F401 - fixture
 from spark_strings import spark_string
+from tests.gateway.core.test_spark_values import _arrow_values
 from workbench_client import GatewayClient, connect
 
 EXPRESSIONS = [
@@ -52,29 +53,7 @@ def _select(shape: str, cast: bool = False) -> str:
 
 def _arrow_first(table: pa.Table) -> list:
     """The first row as raw Arrow numbers (days, micros) and texts: what a REST client or a Parquet reader gets."""
-    def values(column):
-        if isinstance(column, pa.ChunkedArray):
-            column = column.combine_chunks()
-        kind = column.type
-        if pa.types.is_timestamp(kind):
-            return column.cast(pa.int64()).to_pylist()
-        if pa.types.is_date(kind):
-            return column.cast(pa.int32()).to_pylist()
-        valid = column.is_valid().to_pylist()
-        if pa.types.is_struct(kind):
-            names = [kind.field(i).name for i in range(kind.num_fields)]
-            children = [values(child) for child in column.flatten()]
-            return [dict(zip(names, v)) if ok else None for ok, v in zip(valid, zip(*children))]
-        if pa.types.is_list(kind) or pa.types.is_map(kind):
-            offsets = column.offsets.to_pylist()
-            if pa.types.is_map(kind):
-                keys, items = values(column.values.field(0)), values(column.values.field(1))
-                return [list(zip(keys[a:b], items[a:b])) if ok else None
-                        for ok, a, b in zip(valid, offsets, offsets[1:])]
-            inner = values(column.values)
-            return [inner[a:b] if ok else None for ok, a, b in zip(valid, offsets, offsets[1:])]
-        return column.to_pylist()
-    return [values(table.column(i).slice(0, 1))[0] for i in range(table.num_columns)]
+    return [_arrow_values(table.column(i).slice(0, 1))[0] for i in range(table.num_columns)]
 
 
 def _csv_value(text: str, type_json: dict):
