@@ -57,8 +57,9 @@ def _wait_for_cookie(page, context, present: bool = True) -> None:
     raise AssertionError(f"the login cookie was {'never set' if present else 'never dropped'}")
 
 
-def test_a_login_survives_reloads_and_new_tabs_until_it_logs_out(workbench, browser):
-    context = browser.new_context(viewport={"width": 1300, "height": 900})
+def _logged_in_as_carla(workbench, browser, **context_options):
+    """A new browser context logged in through the form, once its login cookie is set: (context, page, cookie)."""
+    context = browser.new_context(**context_options)
     page = context.new_page()
     page.set_default_timeout(120_000)
     page.goto(workbench.url)
@@ -67,7 +68,11 @@ def test_a_login_survives_reloads_and_new_tabs_until_it_logs_out(workbench, brow
     page.get_by_role("button", name="Log in").click()
     _logged_in(page)
     _wait_for_cookie(page, context)
-    cookie = _login_cookie(context)
+    return context, page, _login_cookie(context)
+
+
+def test_a_login_survives_reloads_and_new_tabs_until_it_logs_out(workbench, browser):
+    context, page, cookie = _logged_in_as_carla(workbench, browser, viewport={"width": 1300, "height": 900})
     assert cookie["httpOnly"] and cookie["sameSite"] == "Strict" and cookie["path"] == "/"
     assert cookie["value"].startswith("wbl_") and cookie["expires"] > 0
     assert page.evaluate("document.cookie").find(COOKIE) == -1     # no script of the page can read it
@@ -93,16 +98,7 @@ def test_a_login_survives_reloads_and_new_tabs_until_it_logs_out(workbench, brow
 
 
 def test_a_tampered_cookie_gets_the_login_form(workbench, browser):
-    context = browser.new_context()
-    page = context.new_page()
-    page.set_default_timeout(120_000)
-    page.goto(workbench.url)
-    page.get_by_label("User name", exact=True).fill("carla")
-    page.get_by_label("Password", exact=True).fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    _logged_in(page)
-    _wait_for_cookie(page, context)
-    cookie = _login_cookie(context)
+    context, page, cookie = _logged_in_as_carla(workbench, browser)
     tampered = cookie["value"][:-2] + ("AA" if not cookie["value"].endswith("AA") else "BB")
     context.clear_cookies()
     context.add_cookies([{**cookie, "value": tampered}])
