@@ -130,20 +130,22 @@ def _temporal_text(piece) -> str:
 
     kind = piece.type
     if pa.types.is_date(kind):
-        return _date_text(piece.cast(pa.date32()).cast(pa.int32())[0].as_py())
+        return date_text(piece.cast(pa.date32()).cast(pa.int32())[0].as_py())
     micros = piece.cast(pa.int64())[0].as_py() * {"s": 1_000_000, "ms": 1000, "us": 1, "ns": 1}[kind.unit]
     if kind.unit == "ns":
         micros //= 1000
     days, rest = divmod(micros, 86_400_000_000)
     seconds, fraction = divmod(rest, 1_000_000)
-    return (f"{_date_text(days)}T{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}."
+    return (f"{date_text(days)}T{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}."
             f"{fraction:06d}" + ("Z" if kind.tz else ""))
 
 
-def _date_text(days: int) -> str:
-    """``[+-]yyyy-MM-dd`` of days since 1970-01-01, proleptic Gregorian (Hinnant's civil_from_days)."""
-    days += 719468
-    era = days // 146097
+def date_text(days: int) -> str:
+    """``[+-]yyyy-MM-dd`` of days since 1970-01-01, proleptic Gregorian, any year, signed as Spark's cast
+    writes it (``+10000-01-01``, ``-0044-03-15``): Hinnant's civil_from_days. The server's JSON text of
+    dates and timestamps (gateway/core/serialization.py) uses this one too."""
+    days += 719468  # days from 0000-03-01 to 1970-01-01
+    era = days // 146097  # floor division (Hinnant's C code adjusts truncating division for this)
     doe = days - era * 146097
     yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
     doy = doe - (365 * yoe + yoe // 4 - yoe // 100)

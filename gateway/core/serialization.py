@@ -23,6 +23,7 @@ from pyspark.sql import types as T
 
 from gateway.models import type_name  # noqa: F401  (a value helper of the contract, kept importable here)
 from gateway.spark.errors import describe_failure
+from workbench_client.decode import date_text  # one civil-from-days for the server and the client
 
 # ---------------------------------------------------------------------------------------------
 # Types
@@ -141,7 +142,7 @@ def _spark_timestamp(micros: Optional[int]) -> Optional[str]:
         return None
     days, rest = divmod(micros, 86_400_000_000)
     seconds, fraction = divmod(rest, 1_000_000)
-    return f"{_spark_date(days)} {seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.{fraction:06d}"
+    return f"{date_text(days)} {seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}.{fraction:06d}"
 
 
 def _all_finite(array: pa.Array) -> bool:
@@ -156,21 +157,7 @@ def _date_texts(array: pa.Array) -> list:
     if not any(wide):
         return texts
     days = array.cast(pa.int32()).to_pylist()
-    return [_spark_date(d) if w else t for t, d, w in zip(texts, days, wide)]
-
-
-def _spark_date(days: int) -> str:
-    """``[+-]yyyy-MM-dd`` of days since 1970-01-01, proleptic Gregorian, any year (Spark's text)."""
-    days += 719468  # days from 0000-03-01 to 1970-01-01
-    era = days // 146097  # floor division (Hinnant's C code adjusts truncating division for this)
-    doe = days - era * 146097
-    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
-    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
-    mp = (5 * doy + 2) // 153
-    day, month = doy - (153 * mp + 2) // 5 + 1, mp + (3 if mp < 10 else -9)
-    year = yoe + era * 400 + (month <= 2)
-    sign = "+" if year > 9999 else "-" if year < 0 else ""
-    return f"{sign}{abs(year):04d}-{month:02d}-{day:02d}"
+    return [date_text(d) if w else t for t, d, w in zip(texts, days, wide)]
 
 
 def _plain_decimals(texts: list) -> list:
