@@ -20,7 +20,7 @@ split the scripts: the reference for the statement count. For each script:
 Known disagreements are listed, with their reason, in ``expected_failures.json``
 (``script``: {statement number (1-based) or ``"split"``: reason}); an entry that starts to agree fails
 the test too, so the list stays true. By default a subset of scripts runs (``DEFAULT_SCRIPTS``,
-558 of the 3,474 statements); ``WORKBENCH_CORPUS=all`` runs every script, and
+558 of the 3,595 statements); ``WORKBENCH_CORPUS=all`` runs every script, and
 ``WORKBENCH_CORPUS=join*,window`` the scripts whose names match (``fnmatch`` patterns, commas between).
 ``WORKBENCH_CORPUS_REPORT=file`` appends every disagreement found to ``file`` (one JSON line per
 script and path) as it is found, so a long run can be read while it goes on.
@@ -146,8 +146,20 @@ def _rendered(rows, types, zone) -> list:
     return _sorted_rows([[spark_string(v, t, zone) for v, t in zip(row, types)] for row in rows])
 
 
+def _java_condition(java_exception) -> str:
+    """The error class of a Java exception PySpark left unconverted: its ``SparkThrowable`` condition,
+    else its class's simple name."""
+    from py4j.protocol import Py4JError
+
+    try:
+        return java_exception.getCondition() or java_exception.getClass().getSimpleName()
+    except Py4JError:  # not a SparkThrowable
+        return java_exception.getClass().getSimpleName()
+
+
 def _spark_answer(spark, statement: str) -> Answer:
     """PySpark's own answer: ``spark.sql``, values as ``CAST(c AS STRING)`` in the same plan."""
+    from py4j.protocol import Py4JJavaError
     from pyspark.errors import PySparkException
     from pyspark.sql import functions as F
 
@@ -160,26 +172,49 @@ def _spark_answer(spark, statement: str) -> Answer:
             if names else []
     except PySparkException as exc:
         return Answer(error_class=exc.getCondition() or type(exc).__name__)
+    except Py4JJavaError as exc:  # a Spark error PySpark does not convert (SparkClassNotFoundException, …)
+        return Answer(error_class=_java_condition(exc.java_exception))
     return Answer(names=names, types=[c.type for c in result_columns(schema)], rows=_sorted_rows(rows))
 
 
 def _catalog_state(spark) -> tuple[set, set, set]:
+    """Databases, tables and views of ``default``, and global temporary views: what a script may create."""
     databases = {r[0] for r in spark.sql("SHOW DATABASES").collect()}
     tables = {r.tableName for r in spark.sql("SHOW TABLES IN default").collect() if not r.isTemporary}
     views = {r.tableName for r in spark.sql("SHOW TABLES IN global_temp").collect() if r.namespace == "global_temp"}
     return databases, tables, views
 
 
-def _drop_created(spark, before: tuple[set, set, set]) -> None:
-    """Drop what a script created since ``before``, so that the other side starts from the same catalog."""
+def _drop_created(spark, before: Optional[tuple[set, set, set]]) -> None:
+    """Drop what a script created since ``before``, so that the other side starts from the same catalog
+    (nothing to do for a script that cannot have created anything: ``before`` is None)."""
+    if before is None:
+        return
     databases, tables, views = _catalog_state(spark)
     for name in views - before[2]:
         spark.sql(f"DROP VIEW IF EXISTS global_temp.`{name}`")
-    for name in tables - before[1]:
-        kind = spark.sql(f"DESCRIBE TABLE EXTENDED default.`{name}`").where("col_name = 'Type'").collect()
-        spark.sql(f"DROP {'VIEW' if kind and kind[0][1] == 'VIEW' else 'TABLE'} IF EXISTS default.`{name}`")
+    created = tables - before[1]
+    if created:  # one SHOW VIEWS for all of them, not a DESCRIBE each
+        permanent_views = {r.viewName for r in spark.sql("SHOW VIEWS IN default").collect() if not r.isTemporary}
+        for name in created:
+            spark.sql(f"DROP {'VIEW' if name in permanent_views else 'TABLE'} IF EXISTS default.`{name}`")
     for name in databases - before[0]:
         spark.sql(f"DROP DATABASE IF EXISTS `{name}` CASCADE")
+
+
+def _may_change_catalog(statements) -> bool:
+    """Whether a script may leave something in the shared catalog (a database, a table or view of
+    ``default``, a global temporary view), by the workbench's own analysis of each statement; only a
+    script of read-only statements and session-local temporary views is sure not to (no reset then)."""
+    from gateway.core.statement_analysis import StatementKind, analyse, spec_of
+
+    for statement in statements:
+        analysis = analyse(statement)
+        local_view = (analysis.kind == StatementKind.CREATE and analysis.temporary
+                      and "GLOBAL" not in analysis.words[:4])
+        if not (local_view or (spec_of(analysis.kind).read_only and not analysis.writes)):
+            return True
+    return False
 
 
 def _gateway_answers(gateway, statements, zone) -> list[Answer]:
@@ -344,7 +379,7 @@ def test_script_agrees_with_pyspark(gateway, root, server, script):  # noqa: F81
                                               enumerate(zip(map(normalized, ours), map(normalized, reference)))
                                               if a != b), "in the count"))
     zone = root.conf.get("spark.sql.session.timeZone")
-    before = _catalog_state(root)
+    before = _catalog_state(root) if _may_change_catalog(ours) else None
     started = time.monotonic()
     try:
         workbench = _gateway_answers(gateway, ours, zone)
