@@ -135,8 +135,10 @@ class Answer:
         return f"columns {self.names} types {[t.get('type') for t in self.types]} rows {self.rows[:3]}"
 
 
-_VOLATILE = re.compile(r"((?:Created Time|Last Access): )[^\n]*|(transient_lastDdlTime=)\d+")
-_VOLATILE_ROWS = ("Created Time", "Last Access")  # DESCRIBE … EXTENDED rows whose value is a time
+# the times a DDL statement stamps: DESCRIBE's rows, SHOW CREATE TABLE's ``'transient_lastDdlTime' = '…'``
+_VOLATILE = re.compile(r"((?:Created Time|Last Access): )[^\n]*|(transient_lastDdlTime'?\s*=\s*'?)\d+")
+# rows whose value is such a time: DESCRIBE … EXTENDED, SHOW TBLPROPERTIES
+_VOLATILE_ROWS = ("Created Time", "Last Access", "transient_lastDdlTime")
 
 
 def _stable(value):
