@@ -40,6 +40,13 @@ MAX_REAP_PERIOD_S = 30.0
 # Every process marks the engines its sessions use this often, whatever its own idle timeout: another process's
 # reaper (perhaps with a shorter timeout) must see them in use. An engine counts as idle after at least three.
 TOUCH_PERIOD_S = 2.0
+# A driver that ran out of memory stops its SparkContext and exits (Spark's SparkUncaughtExceptionHandler, exit
+# code 52) a few seconds after its statement failed: the next statement waits this long at most for it to go.
+DYING_WAIT_S = 30.0
+# What a statement's failure says when the engine's driver died of it (a local master's tasks run in the driver).
+_DRIVER_DEATH = ("java.lang.OutOfMemoryError", "Cannot call methods on a stopped SparkContext",
+                 "SparkContext was shut down")
+DRIVER_DIED = "the managed engine's driver ran out of memory"
 
 
 class EngineStartError(EngineDownError):
@@ -83,6 +90,22 @@ def answers(address: str, timeout_s: float = ANSWER_TIMEOUT_S) -> bool:
     with socket.socket() as probe:
         probe.settimeout(timeout_s)
         return probe.connect_ex((match.group(1), int(match.group(2)))) == 0
+
+
+def driver_death(error: dict) -> Optional[dict]:
+    """The error of a statement that ended its managed engine's driver (out of memory, then its SparkContext
+    stopped), as ENGINE_DOWN saying so and what to do; None for any other failure."""
+    text = f"{error.get('root_cause') or ''}\n{error.get('exception_stack') or ''}"
+    if not any(mark in text for mark in _DRIVER_DEATH):
+        return None
+    cause = next((line.strip() for line in text.splitlines() if "OutOfMemoryError" in line), "")
+    cause = cause[cause.find("java.lang.OutOfMemoryError"):] if "java.lang.OutOfMemoryError" in cause else \
+        "its SparkContext stopped"
+    return {**error, "error_class": "ENGINE_DOWN", "sqlstate": "08006", "message_parameters": None,
+            "root_cause": f"{DRIVER_DIED} ({cause[:200]}) and stopped: this statement ended, and this session's "
+                          f"temporary views and settings are lost; only your engine stopped, and your next "
+                          f"statement starts a fresh one. Return fewer rows (LIMIT, an aggregate) or give the "
+                          f"engines more memory (engine.submit_args --driver-memory; docs/engines.md)"}
 
 
 def _is_engine_process(pid: int, port: str) -> bool:
@@ -199,10 +222,22 @@ class EngineManager:
         with self._lock:
             return engine_id not in self._local
 
-    def lost(self, engine_id: str) -> None:
-        """A session found its engine gone: forget it when it no longer answers (the next attach starts one)."""
+    def lost(self, engine_id: str, why: str = "") -> None:
+        """A session found its engine gone: forget it when it no longer answers (the next attach starts one).
+        An engine whose driver ran out of memory (``why`` says so) may still answer while it exits: it is waited
+        for (bounded), and stopped when its process on this host has not ended by then."""
         with self._lock:
             local = self._local.get(engine_id)
+        if local is not None and why.startswith(DRIVER_DIED):
+            record = local.record
+            deadline = time.monotonic() + DYING_WAIT_S
+            while answers(record.address) and record.host == self.host and record.pid and running(record.pid) \
+                    and time.monotonic() < deadline:
+                time.sleep(0.1)
+            log.warning("managed engine %s (%s) ran out of memory; its next session starts a new one",
+                        engine_id, record.key)
+            self._stop(record, local, "FAILED")
+            return
         if local is not None and not answers(local.record.address):
             log.warning("managed engine %s (%s) no longer answers; its next session starts a new one",
                         engine_id, local.record.key)

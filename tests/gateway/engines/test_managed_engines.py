@@ -169,6 +169,41 @@ def test_a_killed_engine_ends_only_its_users_statements_and_the_next_one_gets_a_
     assert _record(first, alice.engine_id).key == "user:alice"
 
 
+# 3 GB in one partition: far beyond the engines' 512 MB driver heap (a local master's tasks run in the driver),
+# found to end a bare engine in about 6 s (java.lang.OutOfMemoryError, exit code 52)
+HUGE_RESULT = "SELECT repeat('x', 1000000) AS s FROM range(0, 3000, 1, 1)"
+
+
+def test_a_users_out_of_memory_result_ends_only_their_engine(first, opened):
+    alice, bob = _session(first, ALICE, opened["alice-1"]), _session(first, BOB, opened["bob-1"])
+    old_engine, old_pid, bobs_engine = alice.engine_id, _record(first, alice.engine_id).pid, bob.engine_id
+    with acting_as(BOB):
+        run_all(first, opened["bob-1"], "CREATE OR REPLACE TEMPORARY VIEW bobs_too AS SELECT 8 AS v")
+        bobs_scan = first.execute_statement(  # about 20 s on 2 cores: it outlasts alice's engine
+            opened["bob-1"], "SELECT count(*) FROM range(0, 80, 1, 2) WHERE java_method('java.lang.Thread', "
+                             "'sleep', 500L) IS NULL")
+        assert wait_for(lambda: first.get_operation_info(opened["bob-1"], bobs_scan).status
+                        == OperationStatus.RUNNING, timeout_s=120)
+    with acting_as(ALICE):
+        huge = first.execute_statement(opened["alice-1"], HUGE_RESULT)
+        info = wait_terminal(first, opened["alice-1"], huge, timeout_s=300, finished_counts=False)
+    assert info.status == OperationStatus.ERROR and info.exception["error_class"] == "ENGINE_DOWN", info.exception
+    assert "ran out of memory" in info.exception["root_cause"] and "OutOfMemoryError" in info.exception["root_cause"]
+    assert "next statement starts a fresh one" in info.exception["root_cause"]
+    assert wait_for(lambda: not running(old_pid), timeout_s=60)  # the JVM ended (Spark exits on OOM)
+    assert first.get_health()["status"] == "UP"  # the web (test) process is untouched
+    with acting_as(BOB):  # bob's running statement, his temporary view and his session go on, on his engine
+        info = wait_terminal(first, opened["bob-1"], bobs_scan, timeout_s=300, finished_counts=False)
+        assert info.status == OperationStatus.FINISHED, info.exception
+        assert run_all(first, opened["bob-1"], "SELECT v FROM bobs_too")[1] == [[8]]
+    assert _session(first, BOB, opened["bob-1"]).engine_id == bobs_engine
+    assert _record(first, bobs_engine).state == "RUNNING"
+
+    assert _value(first, ALICE, opened["alice-1"], "SELECT 'after'") == [["after"]]  # at once: a fresh engine
+    assert _session(first, ALICE, opened["alice-1"]).engine_id not in (old_engine, bobs_engine)
+    assert _record(first, old_engine).state == "FAILED"
+
+
 def test_jars_added_by_a_user_stay_in_that_users_engine(first, opened, tmp_path):
     jar = tmp_path / "alice-only.jar"
     import zipfile
