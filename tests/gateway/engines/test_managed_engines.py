@@ -179,8 +179,8 @@ def test_a_users_out_of_memory_result_ends_only_their_engine(first, opened):
     old_engine, old_pid, bobs_engine = alice.engine_id, _record(first, alice.engine_id).pid, bob.engine_id
     with acting_as(BOB):
         run_all(first, opened["bob-1"], "CREATE OR REPLACE TEMPORARY VIEW bobs_too AS SELECT 8 AS v")
-        bobs_scan = first.execute_statement(  # about 20 s on 2 cores: it outlasts alice's engine
-            opened["bob-1"], "SELECT count(*) FROM range(0, 80, 1, 2) WHERE java_method('java.lang.Thread', "
+        bobs_scan = first.execute_statement(  # at least 30 s: it outlasts alice's engine
+            opened["bob-1"], "SELECT count(*) FROM range(0, 120, 1, 2) WHERE java_method('java.lang.Thread', "
                              "'sleep', 500L) IS NULL")
         assert wait_for(lambda: first.get_operation_info(opened["bob-1"], bobs_scan).status
                         == OperationStatus.RUNNING, timeout_s=120)
