@@ -192,7 +192,9 @@ class EngineManager:
         with self._lock:
             key_lock = self._key_locks.setdefault(key, threading.Lock())
         with key_lock:
-            local = self._find(key) or self._take_pooled(key, owner) or self._start(key, owner)
+            local = None
+            while local is None:  # another process claimed the key: _find waits for its engine (bounded)
+                local = self._find(key) or self._take_pooled(key, owner) or self._start(key, owner)
             with self._lock:
                 if local.root is None:
                     local.root = connect_root_at(local.record.address)
@@ -259,7 +261,13 @@ class EngineManager:
                 if answers(record.address):
                     return self._adopt(record)
                 self._stop(record, self._local.get(record.engine_id), "FAILED")  # dead: recorded as such
-            if not starting or time.monotonic() > deadline:
+            if not starting:
+                return None
+            if time.monotonic() > deadline:  # its starter is gone or stuck: the claim lapses
+                for record in self.store.engines_live(key=key, state="STARTING"):
+                    log.warning("managed engine %s (%s) of %s did not start within %g s; its claim lapses",
+                                record.engine_id, key, record.started_by, self.start_timeout_s * 2)
+                    self._stop(record, self._local.get(record.engine_id), "FAILED")
                 return None
             time.sleep(0.2)
 
@@ -282,8 +290,9 @@ class EngineManager:
                 return self._adopt(self.store.engine_get(record.engine_id))
         return None
 
-    def _start(self, key: str, owner: str, pooled: bool = False) -> _Local:
-        """Start an engine for ``key`` (or for the pool); a failed start is retried once, then raises."""
+    def _start(self, key: str, owner: str, pooled: bool = False) -> Optional[_Local]:
+        """Start an engine for ``key`` (or for the pool); a failed start is retried once, then raises. None when
+        another process claimed the key first (its engine is waited for)."""
         failure = None
         for attempt in (1, 2):
             if self._stopped.is_set() and failure is not None:
@@ -341,7 +350,8 @@ class EngineManager:
                 f"-Dderby.system.home={home} -Dderby.stream.error.file={home / 'derby.log'}"
         return conf
 
-    def _launch(self, key: str, owner: str, pooled: bool) -> _Local:
+    def _launch(self, key: str, owner: str, pooled: bool) -> Optional[_Local]:
+        """Start one engine and wait for it to listen; None when another process claimed the key first."""
         engine_id = str(uuid.uuid4())
         engine_dir = self.base_dir / engine_id
         (engine_dir / "tmp").mkdir(parents=True, exist_ok=True)
@@ -361,12 +371,20 @@ class EngineManager:
         record = EngineRecord(engine_id, key, owner, "STARTING", f"sc://127.0.0.1:{port}", self.host, None,
                               f"http://127.0.0.1:{ui_port}", app_name, self.process_name, started, started,
                               str(log_path))
-        with open(log_path, "ab") as out:
-            # Its own process group: stopping it by PID ends the JVM that spark-submit's script execs.
-            process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                       env=env, cwd=engine_dir, start_new_session=True)
+        if not self.store.engine_claim_key(record):  # the row first: it claims the key across processes
+            log.info("another workbench process is starting or has started the engine for %s; waiting for it", key)
+            return None
+        try:
+            with open(log_path, "ab") as out:
+                # Its own process group: stopping it by PID ends the JVM that spark-submit's script execs.
+                process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                           env=env, cwd=engine_dir, start_new_session=True)
+        except OSError as exc:
+            self.store.engine_update(engine_id, state="FAILED", last_used=now())
+            raise EngineStartError(f"the managed engine for {key or 'the pool'} could not be started: {exc}",
+                                   error_class="ENGINE_DOWN") from exc
         record = EngineRecord(**{**record.__dict__, "pid": process.pid})
-        self.store.engine_insert(record)
+        self.store.engine_update(engine_id, pid=process.pid)
         local = _Local(record, process=process)
         with self._lock:
             self._local[engine_id] = local

@@ -218,6 +218,23 @@ def test_jars_added_by_a_user_stay_in_that_users_engine(first, opened, tmp_path)
     assert _value(first, BOB, opened["bob-1"], "SHOW JARS") == []
 
 
+def test_a_users_modules_live_in_that_users_engine(first, opened, tmp_path):
+    path = tmp_path / "alices.sql"
+    path.write_text("-- version: 1.0\nCREATE FUNCTION alices_double(x INT) RETURNS INT RETURN x * 2;\n")
+    with acting_as(ALICE):
+        info = first.load_module(opened["alice-2"], "alices", {"type": "sql", "path": str(path)})
+        assert info.functions == ["alices_double"]
+        assert "alices" in [m.name for m in first.list_modules(opened["alice-2"])]
+    assert _value(first, ALICE, opened["alice-2"], "SELECT alices_double(21)") == [[42]]  # on alice's engine
+    with acting_as(BOB):  # bob's engine has no such function, and his session lists no such module
+        _, _, last = run_all(first, opened["bob-1"], "SELECT alices_double(21)", timeout_s=300)
+        assert last.exception["error_class"] == "UNRESOLVED_ROUTINE", last.exception
+        assert "alices" not in [m.name for m in first.list_modules(opened["bob-1"])]
+        assert not [f for f in first.list_functions(opened["bob-1"]) if f.name == "alices_double"]
+    alices_engine = _session(first, ALICE, opened["alice-2"]).engine_id
+    assert alices_engine != _session(first, BOB, opened["bob-1"]).engine_id
+
+
 def test_a_second_gateway_shares_an_engine_its_reaper_stops_it_idle_and_a_third_adopts_one(gateways, first, opened):
     with acting_as(ERIN):
         on_first = first.open_session(name="erin-1")
@@ -241,6 +258,40 @@ def test_a_second_gateway_shares_an_engine_its_reaper_stops_it_idle_and_a_third_
         handle = third.open_session(name="alice-3")
     assert _session(third, ALICE, handle).engine_id == alices
     assert _value(third, ALICE, handle, "SELECT 3") == [[3]]
+
+
+def test_two_processes_starting_a_keys_engine_at_once_start_one(tmp_path_factory, store_url, first):
+    """Two workbench processes' managers (their own data directories and store connections, one SQLite store)
+    attach ivy's first sessions at the same instant: one claims the key and starts the engine, the other waits
+    for it and shares it."""
+    from gateway.engines import EngineManager
+    from gateway.store import WorkbenchStore
+
+    stores = [WorkbenchStore(store_url) for _ in range(2)]
+    managers = [EngineManager(managed_config(tmp_path_factory, store_url), store) for store in stores]
+    together, attached = threading.Barrier(2), {}
+
+    def attach(n):
+        together.wait(timeout=60)
+        attached[n] = managers[n].attach("ivy", f"ivy-{n}")
+
+    threads = [threading.Thread(target=attach, args=(n,)) for n in range(2)]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=2 * START_S + 60)
+        assert set(attached) == {0, 1}, "an attach did not return"
+        assert attached[0][1] == attached[1][1]  # one engine, shared
+        assert [r.engine_id for r in _all_records(first) if r.key == "user:ivy"] == [attached[0][1]]  # one started
+        assert attached[1][0].sql("SELECT 'one'").collect()[0][0] == "one"
+    finally:
+        for n, manager in enumerate(managers):
+            if n in attached:
+                manager.detach(attached[n][1], f"ivy-{n}", attached[n][0])
+            manager.shutdown()
+        for store in stores:
+            store.close()
 
 
 def test_a_users_first_session_takes_a_pooled_engine_and_the_key_is_recorded(gateways, first):
