@@ -46,7 +46,7 @@ DYING_WAIT_S = 30.0
 # What a statement's failure says when the engine's driver died of it (a local master's tasks run in the driver).
 _DRIVER_DEATH = ("java.lang.OutOfMemoryError", "Cannot call methods on a stopped SparkContext",
                  "SparkContext was shut down")
-DRIVER_DIED = "the managed engine's driver ran out of memory"
+DRIVER_DIED = "the managed engine's driver stopped under this statement"
 
 
 class EngineStartError(EngineDownError):
@@ -98,14 +98,14 @@ def driver_death(error: dict) -> Optional[dict]:
     text = f"{error.get('root_cause') or ''}\n{error.get('exception_stack') or ''}"
     if not any(mark in text for mark in _DRIVER_DEATH):
         return None
-    cause = next((line.strip() for line in text.splitlines() if "OutOfMemoryError" in line), "")
-    cause = cause[cause.find("java.lang.OutOfMemoryError"):] if "java.lang.OutOfMemoryError" in cause else \
-        "its SparkContext stopped"
+    cause = next((line.strip() for line in text.splitlines() if "java.lang.OutOfMemoryError" in line), "")
+    cause = cause[cause.find("java.lang.OutOfMemoryError"):][:200] if cause else \
+        "its SparkContext stopped: Spark stops a driver that runs out of memory; its log says why"
     return {**error, "error_class": "ENGINE_DOWN", "sqlstate": "08006", "message_parameters": None,
-            "root_cause": f"{DRIVER_DIED} ({cause[:200]}) and stopped: this statement ended, and this session's "
-                          f"temporary views and settings are lost; only your engine stopped, and your next "
-                          f"statement starts a fresh one. Return fewer rows (LIMIT, an aggregate) or give the "
-                          f"engines more memory (engine.submit_args --driver-memory; docs/engines.md)"}
+            "root_cause": f"{DRIVER_DIED} ({cause}): this statement ended, and this session's temporary views "
+                          f"and settings are lost; only your engine stopped, and your next statement starts a "
+                          f"fresh one. A result this large needs fewer rows (LIMIT, an aggregate) or engines with "
+                          f"more memory (engine.submit_args --driver-memory; docs/engines.md)"}
 
 
 def _is_engine_process(pid: int, port: str) -> bool:
@@ -236,8 +236,8 @@ class EngineManager:
             while answers(record.address) and record.host == self.host and record.pid and running(record.pid) \
                     and time.monotonic() < deadline:
                 time.sleep(0.1)
-            log.warning("managed engine %s (%s) ran out of memory; its next session starts a new one",
-                        engine_id, record.key)
+            log.warning("managed engine %s (%s) stopped under a statement (out of memory: its log %s); its next "
+                        "session starts a new one", engine_id, record.key, record.log_path)
             self._stop(record, local, "FAILED")
             return
         if local is not None and not answers(local.record.address):
