@@ -135,6 +135,18 @@ def users_run(store: str, level: str, users: int, runs: int) -> dict:
             gateway.shutdown()
 
 
+def print_phases(what: str, opened_s: float, first_row_s: float, attach: dict) -> None:
+    """Where an attach's time went: the manager's phases (finding or claiming the key in the store, the
+    engine's spawn, its JVM until it listens, the store's record, the Spark Connect client and session), the
+    rest of opening the gateway session, and the first statement (on a cold engine: the JVM's first query)."""
+    parts = {k: v for k, v in attach.items() if k != "engine"}
+    in_manager = attach.get("find_or_start_s", 0.0) + attach.get("client_s", 0.0)
+    parts["session_rest_s"] = max(0.0, opened_s - in_manager)
+    parts["first_statement_s"] = first_row_s
+    print(f"  {what} phases ({attach.get('engine', '?')} engine): "
+          + ", ".join(f"{name} {value:.2f}" for name, value in parts.items()))
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=40, help="timed SELECT 1 runs (default 40)")
@@ -152,8 +164,11 @@ def main(argv=None) -> int:
         with acting_as(alice):
             start = time.perf_counter()
             handle = managed.open_session(name="cold")
+            opened = time.perf_counter() - start
+            phases = dict(managed.engines.last_attach)
             assert first_row(managed, handle) == [[1]]
             print(f"cold engine start to first row: {time.perf_counter() - start:.1f} s (goal <= 20 s)")
+            print_phases("cold", opened, time.perf_counter() - start - opened, phases)
             median, p95 = select_one(managed, handle, args.runs)
         print(f"SELECT 1 managed: median {median:.1f} ms, p95 {p95:.1f} ms")
 
@@ -166,9 +181,11 @@ def main(argv=None) -> int:
             start = time.perf_counter()
             handle = pooling.open_session(name="pooled")
             opened = time.perf_counter() - start
+            phases = dict(pooling.engines.last_attach)
             assert first_row(pooling, handle) == [[1]]
             print(f"pooled engine attach to first row: {time.perf_counter() - start:.2f} s (goal <= 1 s; "
                   f"the session {opened:.2f} s of it)")
+            print_phases("pooled", opened, time.perf_counter() - start - opened, phases)
         pooling.engines.shutdown()  # no refill while the rest is measured
     finally:
         managed.engines.stop_all()

@@ -40,6 +40,8 @@ MAX_REAP_PERIOD_S = 30.0
 # Every process marks the engines its sessions use this often, whatever its own idle timeout: another process's
 # reaper (perhaps with a shorter timeout) must see them in use. An engine counts as idle after at least three.
 TOUCH_PERIOD_S = 2.0
+# A starting engine's port is tried this often: a cold start waits for it, and every period is up to one lost.
+LISTEN_POLL_S = 0.05
 # A driver that ran out of memory stops its SparkContext and exits (Spark's SparkUncaughtExceptionHandler, exit
 # code 52) a few seconds after its statement failed: the next statement waits this long at most for it to go.
 DYING_WAIT_S = 30.0
@@ -131,6 +133,7 @@ class _Local:
     root: object = None
     sessions: set = field(default_factory=set)
     process: Optional[subprocess.Popen] = None  # when this process started it
+    phases: dict = field(default_factory=dict)  # its start's phases in seconds, when this process started it
 
 
 class EngineManager:
@@ -153,6 +156,7 @@ class EngineManager:
         self._key_locks: dict[str, threading.Lock] = {}
         self._stopped = threading.Event()
         self._filler: Optional[threading.Thread] = None
+        self.last_attach: dict = {}
         if self.pool_size and config["metastore.hive_support"] and not (
                 config["metastore.jdbc_url"] or config["metastore.uri"]):
             raise ConfigurationError(
@@ -189,17 +193,32 @@ class EngineManager:
         from gateway.spark.connect import connect_root_at, new_connect_session
 
         key, owner = self.key_for(user, str(session_handle))
+        began = time.perf_counter()
         with self._lock:
             key_lock = self._key_locks.setdefault(key, threading.Lock())
         with key_lock:
-            local = None
+            local, how = None, "started"
             while local is None:  # another process claimed the key: _find waits for its engine (bounded)
-                local = self._find(key) or self._take_pooled(key, owner) or self._start(key, owner)
+                local = self._find(key)
+                if local is not None:
+                    how = "found"
+                    break
+                local = self._take_pooled(key, owner)
+                if local is not None:
+                    how = "pooled"
+                    break
+                local = self._start(key, owner)
+            found = time.perf_counter()
             with self._lock:
                 if local.root is None:
                     local.root = connect_root_at(local.record.address)
                 local.sessions.add(str(session_handle))
-        return new_connect_session(local.root), local.record.engine_id
+        spark = new_connect_session(local.root)
+        # the phases of the last attach, in seconds (benchmarks/managed_engines.py prints them)
+        self.last_attach = {"engine": how, "find_or_start_s": found - began,
+                            **({f"start.{k}": v for k, v in local.phases.items()} if how == "started" else {}),
+                            "client_s": time.perf_counter() - found}
+        return spark, local.record.engine_id
 
     def detach(self, engine_id: str, session_handle, spark=None) -> None:
         """A session left the engine: its idle time starts when the last one leaves (every process's). Its
@@ -371,6 +390,7 @@ class EngineManager:
         record = EngineRecord(engine_id, key, owner, "STARTING", f"sc://127.0.0.1:{port}", self.host, None,
                               f"http://127.0.0.1:{ui_port}", app_name, self.process_name, started, started,
                               str(log_path))
+        claimed = time.perf_counter()
         if not self.store.engine_claim_key(record):  # the row first: it claims the key across processes
             log.info("another workbench process is starting or has started the engine for %s; waiting for it", key)
             return None
@@ -390,6 +410,8 @@ class EngineManager:
             self._local[engine_id] = local
         log.info("starting managed engine %s for %s: pid %d, %s, log %s", engine_id, key or "the pool",
                  process.pid, record.address, log_path)
+        spawned = time.perf_counter()
+        local.phases["claim_and_spawn_s"] = spawned - claimed
         deadline = time.monotonic() + self.start_timeout_s
         while not answers(record.address, 0.5):
             code = process.poll()
@@ -400,11 +422,16 @@ class EngineManager:
                        else f"did not listen within engine.start_timeout_s = {self.start_timeout_s:g} s")
                 raise EngineStartError(f"the managed engine for {key or 'the pool'} {why}; the end of its log "
                                        f"({log_path}):\n{_tail(log_path)}", error_class="ENGINE_DOWN")
-            time.sleep(0.2)
+            time.sleep(LISTEN_POLL_S)
+        local.phases["jvm_to_listening_s"] = time.perf_counter() - spawned
         if pooled:
+            warming = time.perf_counter()
             self._warm(record)
+            local.phases["warm_s"] = time.perf_counter() - warming
         state = "POOLED" if pooled else "RUNNING"
+        recording = time.perf_counter()
         self.store.engine_update(engine_id, state=state, last_used=now())
+        local.phases["record_s"] = time.perf_counter() - recording
         local.record = EngineRecord(**{**record.__dict__, "state": state})
         log.info("managed engine %s for %s is up after %.1f s", engine_id, key or "the pool",
                  (now() - started).total_seconds())
