@@ -14,6 +14,7 @@ import logging
 import os
 import random
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -157,6 +158,7 @@ class EngineManager:
         self._stopped = threading.Event()
         self._filler: Optional[threading.Thread] = None
         self.last_attach: dict = {}
+        self._archiving = False
         if self.pool_size and config["metastore.hive_support"] and not (
                 config["metastore.jdbc_url"] or config["metastore.uri"]):
             raise ConfigurationError(
@@ -335,6 +337,10 @@ class EngineManager:
             conf.update({"spark.driver.bindAddress": "127.0.0.1", "spark.driver.host": "127.0.0.1"})
         conf.update(self._metastore_conf(key, engine_dir))
         conf.update(self.config["engine.conf"])
+        archive = self.class_archive()
+        if archive is not None:  # AppCDS: the archive's classes are mapped, not loaded and verified one by one
+            option = f"-XX:SharedArchiveFile={archive}" if archive.exists() else "-XX:+RecordDynamicDumpInfo"
+            conf["spark.driver.extraJavaOptions"] = f"{conf.get('spark.driver.extraJavaOptions', '')} {option}".strip()
         command = [str(spark_home() / "bin" / "spark-submit"), "--class", SERVER_CLASS, "--master", self.master,
                    "--name", app_name]
         if self.config["engine.proxy_user"] and owner:
@@ -343,6 +349,59 @@ class EngineManager:
         for name, value in conf.items():
             command += ["--conf", f"{name}={value}"]
         return command
+
+    def class_archive(self) -> Optional[Path]:
+        """The JVM class-data archive (AppCDS) of this host's engines, named after what decides their classes
+        (pyspark, the JVM, engine.submit_args' jars); None when engine.class_archive is off. An archive that does
+        not fit a JVM is ignored by it (-Xshare:auto), never fatal."""
+        if not self.config["engine.class_archive"]:
+            return None
+        import hashlib
+        import json
+
+        import pyspark
+
+        java = os.environ.get("JAVA_HOME") or shutil.which("java") or ""
+        identity = json.dumps([pyspark.__version__, str(spark_home()), str(Path(java).resolve()) if java else "",
+                               self.submit_args])
+        return self.base_dir / f"classes-{hashlib.sha256(identity.encode()).hexdigest()[:16]}.jsa"
+
+    def _write_class_archive_later(self, record: EngineRecord) -> None:
+        """Once per process, when no archive exists: after a statement has warmed the engine, ``jcmd <pid> VM.cds
+        dynamic_dump`` writes its loaded classes to the archive (a pause of that engine of a few seconds, once),
+        atomically, for every later engine of this host. In a thread of its own: nobody waits for it."""
+        archive = self.class_archive()
+        with self._lock:
+            if archive is None or archive.exists() or self._archiving or record.host != self.host:
+                return
+            self._archiving = True
+        threading.Thread(target=self._write_class_archive, args=(record, archive), name="engine-class-archive",
+                         daemon=True).start()
+
+    def _write_class_archive(self, record: EngineRecord, archive: Path) -> None:
+        from gateway.spark.connect import connect_root_at
+
+        partial = archive.with_name(f"{archive.name}.{record.engine_id}.partial")
+        try:
+            root = connect_root_at(record.address)
+            try:  # a statement's classes (parser, analyzer, code generation, Arrow) belong in the archive
+                root.sql("SELECT id, CAST(id AS STRING) AS s FROM range(10) WHERE id % 2 = 0").collect()
+            finally:
+                root.client.close()
+            jcmd = Path(os.readlink(f"/proc/{record.pid}/exe")).with_name("jcmd")
+            done = subprocess.run([str(jcmd), str(record.pid), "VM.cds", "dynamic_dump", str(partial)],
+                                  capture_output=True, text=True, timeout=STOP_TIMEOUT_S * 10)
+            if done.returncode == 0 and partial.exists() and partial.stat().st_size > 0:
+                os.replace(partial, archive)
+                log.info("wrote the managed engines' class archive %s (%d MB) from engine %s", archive,
+                         archive.stat().st_size >> 20, record.engine_id)
+            else:
+                log.warning("the managed engines' class archive was not written (jcmd exit %s): %s", done.returncode,
+                            (done.stdout + done.stderr).strip()[-500:])
+        except Exception:  # noqa: BLE001 - engines start without it, as before
+            log.warning("the managed engines' class archive was not written", exc_info=True)
+        finally:
+            partial.unlink(missing_ok=True)
 
     def _metastore_conf(self, key: str, engine_dir: Path) -> dict[str, str]:
         """A shared metastore (jdbc_url, uri) for every engine; else the embedded Derby, which admits one JVM:
@@ -433,6 +492,7 @@ class EngineManager:
         self.store.engine_update(engine_id, state=state, last_used=now())
         local.phases["record_s"] = time.perf_counter() - recording
         local.record = EngineRecord(**{**record.__dict__, "state": state})
+        self._write_class_archive_later(local.record)
         log.info("managed engine %s for %s is up after %.1f s", engine_id, key or "the pool",
                  (now() - started).total_seconds())
         return local

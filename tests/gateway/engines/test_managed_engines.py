@@ -33,7 +33,7 @@ def managed_config(tmp_path_factory, store_url: str, **overrides):
                     engine__submit_args=["--driver-memory", "512m"],
                     engine__conf={"spark.sql.shuffle.partitions": "2"},
                     metastore__hive_support=False, store__url=store_url, session__idle_timeout_s=0,
-                    session__restore=False)
+                    session__restore=False, engine__class_archive=False)  # one test writes and uses an archive
     settings.update(overrides)
     return load_config(ROOT / "workbench.toml", environ={}).with_overrides(
         data_dir=str(tmp_path_factory.mktemp("workbench-managed")), **settings)
@@ -294,6 +294,29 @@ def test_two_processes_starting_a_keys_engine_at_once_start_one(tmp_path_factory
             manager.shutdown()
         for store in stores:
             store.close()
+
+
+def test_the_first_engine_writes_a_class_archive_and_the_next_engines_start_from_it(gateways, first):
+    archiving = gateways(engine__class_archive=True)
+    archive = archiving.engines.class_archive()
+    with acting_as(Principal("kim", admin=True)):
+        kims = archiving.open_session(name="kim-1")
+    kims_engine = _record(first, _session(archiving, Principal("kim", admin=True), kims).engine_id)
+    assert "-XX:+RecordDynamicDumpInfo" in _cmdline(kims_engine.pid)  # no archive yet: this one may write it
+    assert wait_for(archive.exists, timeout_s=START_S), "no class archive was written"
+    assert not list(archive.parent.glob("*.partial"))
+    lee = Principal("lee", admin=True)
+    with acting_as(lee):
+        lees = archiving.open_session(name="lee-1")
+    lees_engine = _record(first, _session(archiving, lee, lees).engine_id)
+    assert f"-XX:SharedArchiveFile={archive}" in _cmdline(lees_engine.pid)
+    assert str(archive) in Path(f"/proc/{lees_engine.pid}/maps").read_text()  # the JVM mapped it: it is used
+    assert _value(archiving, lee, lees, "SELECT 'archived'") == [["archived"]]
+    for principal, handle in ((Principal("kim", admin=True), kims), (lee, lees)):
+        with acting_as(principal):
+            archiving.close_session(handle)
+    for record in (kims_engine, lees_engine):
+        archiving.engines.stop(record.engine_id)
 
 
 def test_a_users_first_session_takes_a_pooled_engine_and_the_key_is_recorded(gateways, first):
