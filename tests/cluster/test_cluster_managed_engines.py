@@ -47,18 +47,19 @@ def engines_worker(cluster, tmp_path_factory):
     env.update(SPARK_HOME=str(cluster_spark_home()), SPARK_LOCAL_IP="127.0.0.1", SPARK_LOG_DIR=str(base),
                SPARK_WORKER_DIR=str(base / "work"), SPARK_LOCAL_DIRS=str(base / "tmp"))
     env.pop("PYSPARK_PYTHON", None)
-    log = base / "worker.log"
+    log, ui_port = base / "worker.log", free_port()
     with open(log, "wb") as out:
         worker = subprocess.Popen(
             [str(cluster_spark_home() / "bin" / "spark-class"), "org.apache.spark.deploy.worker.Worker",
              cluster.master_url, "--host", "127.0.0.1", "--cores", "1", "--memory", "1g",
-             "--webui-port", str(free_port()), "--work-dir", str(base / "work")],
+             "--webui-port", str(ui_port), "--work-dir", str(base / "work")],
             stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, cwd=base,
             start_new_session=True)
     try:
         master_json = f"http://127.0.0.1:{cluster.ui_port}/json/"
         _wait("second alive worker", lambda: sum(
             w.get("state") == "ALIVE" for w in (_json(master_json) or {}).get("workers", [])) >= 2, 240, log)
+        worker.ui_port = ui_port
         yield worker
     finally:
         os.killpg(worker.pid, signal.SIGTERM)
@@ -103,11 +104,15 @@ def test_a_users_managed_engine_is_an_application_of_the_cluster_and_runs_on_its
         assert apps[0]["state"] in ("RUNNING", "WAITING")
         assert spark.sql("SELECT count(*) FROM range(0, 100000, 1, 4)").collect()[0][0] == 100000
         # the job's tasks ran on an executor of the cluster (127.0.0.1:<its port>), not in the driver
-        app_id = _json(f"{record.ui_url}/api/v1/applications")[0]["id"]
-        executors = _json(f"{record.ui_url}/api/v1/applications/{app_id}/executors")
+        app_id = apps[0]["id"]  # the master's id of the application is the engine's Spark UI's too
+        executors = _wait("the engine's executors in its Spark UI", lambda: _json(
+            f"{record.ui_url}/api/v1/applications/{app_id}/executors"), 120)
         workers = [e for e in executors if e["id"] != "driver"]
         assert workers and sum(e["totalTasks"] for e in workers) >= 4, executors
         assert all(e["hostPort"].startswith("127.0.0.1:") for e in workers)
+        worker_json = f"http://127.0.0.1:{engines_worker.ui_port}/json/"  # the cluster's worker runs it
+        assert [e for e in (_json(worker_json) or {}).get("executors", []) if e.get("appid") == app_id], \
+            _json(worker_json)
     finally:
         if spark is not None:
             manager.detach(engine_id, "cara-1", spark)
