@@ -46,9 +46,11 @@ LISTEN_POLL_S = 0.05
 # A driver that ran out of memory stops its SparkContext and exits (Spark's SparkUncaughtExceptionHandler, exit
 # code 52) a few seconds after its statement failed: the next statement waits this long at most for it to go.
 DYING_WAIT_S = 30.0
-# What a statement's failure says when the engine's driver died of it (a local master's tasks run in the driver).
-_DRIVER_DEATH = ("java.lang.OutOfMemoryError", "Cannot call methods on a stopped SparkContext",
-                 "SparkContext was shut down")
+# What a statement's failure says when the engine's driver died of it: its SparkContext stopped, or a task that
+# ran in the driver (a local master's "executor driver") ran out of memory. An executor's out-of-memory on a
+# cluster fails the task only: Spark's own error, the engine goes on.
+_CONTEXT_STOPPED = ("Cannot call methods on a stopped SparkContext", "SparkContext was shut down")
+_IN_THE_DRIVER = "executor driver)"
 DRIVER_DIED = "the managed engine's driver stopped under this statement"
 
 
@@ -99,7 +101,8 @@ def driver_death(error: dict) -> Optional[dict]:
     """The error of a statement that ended its managed engine's driver (out of memory, then its SparkContext
     stopped), as ENGINE_DOWN saying so and what to do; None for any other failure."""
     text = f"{error.get('root_cause') or ''}\n{error.get('exception_stack') or ''}"
-    if not any(mark in text for mark in _DRIVER_DEATH):
+    if not any(mark in text for mark in _CONTEXT_STOPPED) and not (
+            "java.lang.OutOfMemoryError" in text and _IN_THE_DRIVER in text):
         return None
     cause = next((line.strip() for line in text.splitlines() if "java.lang.OutOfMemoryError" in line), "")
     cause = cause[cause.find("java.lang.OutOfMemoryError"):][:200] if cause else \

@@ -24,5 +24,7 @@ def test_other_failures_are_left_as_they_are():
     for error in ({"root_cause": "[TABLE_OR_VIEW_NOT_FOUND] The table or view `t` cannot be found.",
                    "exception_stack": "", "error_class": "TABLE_OR_VIEW_NOT_FOUND"},
                   {"root_cause": "[DIVIDE_BY_ZERO] Division by zero.", "exception_stack": None},
-                  {"root_cause": None}):
+                  {"root_cause": None},
+                  # an executor's out-of-memory on a cluster: the task failed, the engine's driver is fine
+                  {"root_cause": STAGE_OOM.replace("(localhost executor driver)", "(10.0.0.7 executor 1)")}):
         assert driver_death(error) is None
