@@ -325,6 +325,8 @@ class EngineManager:
                 return self._launch(key, owner, pooled)
             except EngineStartError as exc:
                 failure = exc
+                if pooled and self._stopped.is_set():
+                    break  # stopped on purpose: the workbench is stopping, no failure to report
                 log.warning("managed engine for %s failed to start (attempt %d of 2): %s", key or "the pool",
                             attempt, exc.message)
         raise failure
