@@ -128,8 +128,10 @@ def users_run(store: str, level: str, users: int, runs: int) -> dict:
             with acting_as(principal):
                 try:
                     gateway.cancel_operation(handles[principal.name][0], op)
-                except OperationStateError:  # it ended before the measurement did
-                    print(f"note: {principal.name}'s background scan ended early")
+                except OperationStateError:  # it ended before the measurement did: say how
+                    info = gateway.get_operation_info(handles[principal.name][0], op)
+                    why = (info.exception or {}).get("root_cause", "") if info.exception else ""
+                    print(f"note: {principal.name}'s background scan ended early: {info.status.value} {why[:300]}")
         timings.sort()
         with acting_as(LOCAL_PRINCIPAL):
             engines = gateway.admin_list_engines()
