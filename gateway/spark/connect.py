@@ -238,7 +238,7 @@ class StatementResult:
         A projection of constants sent over one row (``query_dataframe``) is read up to its first rows: if
         that fails for any reason but a lost server, the statement as written runs instead, so that its
         error (condition, message, position) is the one the text itself gives."""
-        as_written = getattr(df, "_workbench_as_written", None)
+        as_written = vars(df).get("_workbench_as_written")  # (getattr would answer a Column: df.name is one)
         if as_written is not None:
             try:
                 return cls._run(df, until_rows=True)

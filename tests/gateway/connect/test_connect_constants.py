@@ -46,6 +46,8 @@ def test_markers_are_bound_and_a_failing_constant_reports_the_text_as_written(co
     assert "__workbench" not in str(info.exception)  # the error of the text as written, not of the rewrite
     _, info = _run(connect_gateway, connect_session, "SELECT raise_error('no')")
     assert info.status == OperationStatus.ERROR and "__workbench" not in str(info.exception)
+    _, info = _run(connect_gateway, connect_session, "SELECT id / 0 FROM range(3)")  # not rewritten: its error
+    assert info.status == OperationStatus.ERROR and info.exception["error_class"] == "DIVIDE_BY_ZERO"
 
 
 @pytest.mark.parametrize("sql", ["SELECT x", "SELECT *", "SELECT 1 FROM range(3)", "SELECT (SELECT 1)",
