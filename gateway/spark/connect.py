@@ -9,6 +9,7 @@ seconds, while a short drop of a long result is still bridged by Connect's reatt
 """
 from __future__ import annotations
 
+import re
 from typing import Iterator, Optional
 from urllib.parse import urlparse
 
@@ -150,7 +151,8 @@ def query_dataframe(spark, text: str, args: Optional[dict] = None):
 
 _ONE_ROW_QUERY = ("SELECT __workbench_constants.* FROM VALUES (0) AS __workbench_one_row(__workbench_unused), "
                   "LATERAL (\n{}\n) AS __workbench_constants")
-_IN_DRIVER_MAX_CHARS = 4000
+_IN_DRIVER_MAX_CHARS = 2000
+_FROM = re.compile(r"\bFROM\b", re.IGNORECASE)
 
 
 def in_driver_text(text: str) -> Optional[str]:
@@ -158,8 +160,8 @@ def in_driver_text(text: str) -> Optional[str]:
     current_date() AS d, :n + 1``): a SELECT without FROM, WHERE, GROUP BY, hints, DISTINCT, LIMIT and the
     like, naming no column (nothing to resolve against the VALUES), with no subquery, no star, no generator
     and no function sqlglot does not know (a session's own function may not fold); else None."""
-    if len(text) > _IN_DRIVER_MAX_CHARS or not text.lstrip()[:6].upper() == "SELECT":
-        return None
+    if len(text) > _IN_DRIVER_MAX_CHARS or not text.lstrip()[:6].upper() == "SELECT" or _FROM.search(text):
+        return None  # most queries: no parse (a FROM in a string or comment only costs the rewrite)
     import sqlglot
     from sqlglot import exp
 
