@@ -188,7 +188,7 @@ def _is_query_relation(df) -> bool:
     return type(df._plan) is CachedRelation and df._plan._plan.WhichOneof("rel_type") == "sql"
 
 
-def _command_rows(df):
+def command_rows(df):
     """The Arrow table a command's answer to ``spark.sql`` carries (its LocalRelation), or None when the
     DataFrame is not such an answer."""
     import pyarrow as pa
@@ -227,7 +227,7 @@ class StatementResult:
             return None
         if _is_query_relation(df):
             return cls.run(df)
-        table = _command_rows(df)
+        table = command_rows(df)
         if table is None:
             return None
         declared = from_arrow_schema(table.schema) if table.num_columns else StructType([])
