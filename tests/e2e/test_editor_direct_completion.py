@@ -36,13 +36,14 @@ def routes(frame) -> dict:
 
 
 def after_the_run(page):
-    """The editor's frame once the run has ended and the page has rerun for it.
+    """The editor's frame once the run has ended and the page is idle again.
 
-    The end of a run reruns the whole page (ui/results.py's poll), and the status FINISHED is drawn by that
-    rerun, while the editor's frame may still be swapped by it (Streamlit replaces a component's frame when
-    its element is rebuilt): a frame handle taken before the page is idle again can be detached under the
-    test ('Frame was detached'). So: wait for FINISHED, for the app to be idle (no script running), then
-    find the frame anew."""
+    The end of a run reruns the whole page (ui/results.py's poll), and FINISHED is drawn by that rerun. The
+    test used to take the frame right at FINISHED, while that rerun (and the History and dictionary reruns
+    after it) could still be going: once in two full runs the handle it then waited on was detached. The
+    editor's frame itself is kept by a run's end (the caller checks a mark set in its window before the
+    run); the one frame the app does replace is the start-up editor's, when Spark is up. So: wait for
+    FINISHED, for no script to be running, then find the frame anew."""
     page.get_by_text("FINISHED").first.wait_for(timeout=180_000)
     page.wait_for_function("!document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000)
     return editor_frame(page)
@@ -63,9 +64,12 @@ def popup_after_dot(page, frame, before: str, after: str, expected: str) -> str:
 
 def test_cold_alias_and_cte_popups_come_from_the_route_without_a_rerun(workbench, page):
     frame = open_editor(page, workbench.url)
+    frame.evaluate("window.__beforeTheRun = true")
     replace_text(page, frame, "CREATE TABLE direct_cold (alpha_col INT, beta_col STRING) USING parquet")
     page.keyboard.press("Control+Enter")
     frame = after_the_run(page)
+    # The run's end did not replace the editor (a replaced one loses focus and the user's cursor).
+    assert frame.evaluate("window.__beforeTheRun === true")
     frame.wait_for_function("window.sqlEditorCompletionRoutes().path === 'route'", timeout=60_000)
     before = routes(frame)
 

@@ -6,64 +6,35 @@ too large. A POST body takes statements longer than a GET's address could."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from ports import free_port
 from rest_support import Http
-from tests.e2e.workbench_app import SPARK_CONF, chromium, require_chromium
+from tests.e2e.workbench_app import chromium, running_workbench
 
-ROOT = Path(__file__).resolve().parents[2]
 APP = Path(__file__).resolve().parent / "completion_route_app.py"
-START_TIMEOUT_S = 240
+READY_TIMEOUT_S = 600   # Spark starts with the first page: 4 minutes and more on 2 loaded cores
 
 
 @pytest.fixture(scope="module")
 def route(tmp_path_factory):
     """The app's server, once a page load ran its script (the route is added from a script run), and the
     sessions and credentials it made."""
-    require_chromium()
     data = tmp_path_factory.mktemp("completion-route")
-    port, facts = free_port(), data / "facts.json"
-    env = dict(os.environ, WORKBENCH_DATA_DIR=str(data), WORKBENCH_AUTH_MODE="builtin", WORKBENCH_SPARK_MASTER="local[2]",
-               WORKBENCH_SPARK_CONF=SPARK_CONF, COMPLETION_ROUTE_FACTS=str(facts))
-    log_path = data / "streamlit.log"
-    with open(log_path, "w") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(APP), "--server.address", "127.0.0.1", "--server.port",
-             str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false",
-             "--server.fileWatcherType", "none"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    try:
-        url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                pass
-            assert process.poll() is None and time.monotonic() < deadline, log_path.read_text()[-3000:]
-            time.sleep(0.3)
-        with chromium() as browser:
-            page = browser.new_page()
-            page.goto(url)
-            page.get_by_text("route ready").wait_for(timeout=START_TIMEOUT_S * 1000)
-        assert facts.exists(), log_path.read_text()[-3000:]
-        yield Http(url), json.loads(facts.read_text()), f"{url}"
-    finally:
-        process.terminate()  # SIGTERM to this PID
+    facts = data / "facts.json"
+    env = {"WORKBENCH_AUTH_MODE": "builtin", "COMPLETION_ROUTE_FACTS": str(facts)}
+    with running_workbench(data, env, APP) as bench, chromium() as browser:
+        page = browser.new_page()
+        page.goto(bench.url)
         try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
+            page.get_by_text("route ready").wait_for(timeout=READY_TIMEOUT_S * 1000)
+        except Exception as exc:  # noqa: BLE001 - say what the page and the server showed
+            logs = "".join(p.read_text()[-3000:] for p in data.glob("streamlit-*.log"))
+            raise AssertionError(f"the route app did not get ready ({exc}); page: {page.inner_text('body')[-2000:]}; "
+                                 f"log: {logs}") from exc
+        assert facts.exists()
+        yield Http(bench.url), json.loads(facts.read_text()), bench.url
 
 
 def post(route, session: str, body=None, token=None, origin="own", method="POST", raw=None, headers=None):

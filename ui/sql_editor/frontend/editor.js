@@ -252,13 +252,14 @@
     return Object.assign({ configured: !!completionApi,
                            path: completionApi ? (completionApi.route ? "route" : "rest") : null }, completionRoutes);
   };
-  function completionNote(text) {
-    const note = document.getElementById("completion-note");
+  function toolbarNote(id, text) {   // a short note in the toolbar (its whole text as the tooltip), or none
+    const note = document.getElementById(id);
     if (!note) return;
     note.textContent = text || "";
     note.title = text || "";
     note.style.display = text ? "inline-block" : "none";
   }
+  function completionNote(text) { toolbarNote("completion-note", text); }
   function directRequest(context, key, callback) {
     if (directInFlight) { directInFlight.controller.abort(); directInFlight.callback(null, []); directInFlight = null; }
     const api = completionApi;
@@ -367,8 +368,9 @@
 
   // The direct path's settings come with every render; a new token re-enables it after a failure.
   function receiveCompletionApi(api) {
-    if (!api || !api.token || !(api.route || api.url)) {
-      const reason = (api && api.reason) || "the workbench handed over no completion credential";
+    if (!api) { completionApi = null; return; }  // the start-up editor (ui/startup.py): no engine to ask yet
+    if (!api.token || !(api.route || api.url)) {
+      const reason = api.reason || "the workbench handed over no completion credential";
       if (completionRoutes.rerun_reason !== reason) {
         completionRoutes.rerun_reason = reason;
         console.info("SQL editor: no direct completion path (" + reason + "); completion that needs the engine " +
@@ -402,13 +404,7 @@
   let dictionaryAsks = 0;
   let dictionaryTimer = null;
   let dictionaryAskSince = null;
-  function dictionaryNote(text) {
-    const note = document.getElementById("dictionary-note");
-    if (!note) return;
-    note.textContent = text || "";
-    note.title = text || "";
-    note.style.display = text ? "inline-block" : "none";
-  }
+  function dictionaryNote(text) { toolbarNote("dictionary-note", text); }
   window.sqlEditorDictionaryWait = function () {
     return { asks: dictionaryAsks, waiting_ms: dictionaryAskSince === null ? null : Date.now() - dictionaryAskSince };
   };
