@@ -39,7 +39,11 @@ def open_editor_patiently(page, url: str):
     came more than 6 minutes after the page's heading (test_editor's open_editor waits 6), so 15 here."""
     page.goto(url)
     page.get_by_role("heading", name="SQL editor").wait_for(timeout=900_000)
-    return editor_frame(page, timeout_s=900)
+    editor_frame(page, timeout_s=900)
+    # The page settles first (its first reruns once Spark is up can replace the editor's frame, and keys
+    # typed into the old one are lost: issue 30, open); then the frame of the settled page.
+    page.wait_for_function("!document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=120_000)
+    return editor_frame(page, timeout_s=120)
 
 
 def after_the_run(page):
