@@ -100,6 +100,8 @@ def render_run(gateway, session, run: Run) -> None:
     # Only the open tab runs (its content is not drawn hidden): a chart in the hidden tab was aggregated,
     # sent and laid out again by Vega on every rerun of the grid (a sort, a filter, a page), blocking the
     # browser; the grid is not sent while the chart is shown either.
+    if run.spool and run.spool.columns and run.spool.total:
+        charts.warm_up()   # the chart's picture engine, ready by the time the Chart tab is opened
     result_tab, chart_tab = st.tabs(["Result", "Chart"], key=f"{VIEW_KEY}_{run.operation}", on_change="rerun")
     with result_tab:
         if result_tab.open is not False:
