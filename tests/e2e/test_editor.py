@@ -115,17 +115,19 @@ WATCH_FRAMES = """() => {
     if (frames.length < 3600) requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
-  // Independent of frame timing: the DOM of the result area at the moment Python's running state (its
-  // Cancel) first enters it, even while the editor still hides the area. Any grid still there (a stale
+  // Independent of frame timing: the DOM of the result area at every change from the moment Python's running
+  // state (its Cancel) enters it, even while the editor still hides the area. A grid there beside it (a stale
   // element of the last result) shows as soon as the area is shown, until Streamlit ends the run.
   window.__wbGridsBesideCancel = null;
   const area = document.querySelector('.st-key-editor_result');
-  new MutationObserver((_, observer) => {
-    if (!/Cancel/.test(area.textContent)) return;
-    window.__wbGridsBesideCancel = area.querySelectorAll('[data-testid="stDataFrame"]').length;
-    observer.disconnect();
-  }).observe(area, {childList: true, subtree: true, characterData: true});
-  window.__wbStopWatch = () => { stop = true; return {frames, gridsBesideCancel: window.__wbGridsBesideCancel}; };
+  const observer = new MutationObserver(() => {
+    if (stop || !/Cancel/.test(area.textContent)) return;
+    const grids = area.querySelectorAll('[data-testid="stDataFrame"]').length;
+    window.__wbGridsBesideCancel = Math.max(window.__wbGridsBesideCancel || 0, grids);
+  });
+  observer.observe(area, {childList: true, subtree: true, characterData: true});
+  window.__wbStopWatch = () => { stop = true; observer.disconnect();
+                                 return {frames, gridsBesideCancel: window.__wbGridsBesideCancel}; };
 }"""
 
 
