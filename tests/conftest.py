@@ -1,6 +1,7 @@
 """One root SparkSession per test run (through one GatewayService); a new session per test."""
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
@@ -173,3 +174,47 @@ def connect_session(connect_gateway):
         connect_gateway.close_session(handle)
     except Exception:  # noqa: BLE001 - a test may have closed it
         pass
+
+
+# -- the order of files across processes ------------------------------------------------------------
+# ``./run-tests`` gives whole files to two processes (xdist's loadfile), each taking the next file when it
+# is free. Files run longest first, so that the last minutes are not one process alone on a slow browser
+# file while the other idles. The seconds per file are recorded from a whole run
+# (``WORKBENCH_RECORD_FILE_SECONDS=tests/file_seconds.json ./run-tests``); a file not recorded yet counts as
+# NEW_FILE_SECONDS. Only the order of files changes: the tests of a file keep theirs.
+FILE_SECONDS = Path(__file__).resolve().parent / "file_seconds.json"
+NEW_FILE_SECONDS = 30.0
+
+
+def _test_file(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
+
+
+def pytest_collection_modifyitems(session, config, items):
+    try:
+        seconds = json.loads(FILE_SECONDS.read_text())
+    except FileNotFoundError:
+        return
+    first_seen = {}
+    for position, item in enumerate(items):
+        first_seen.setdefault(_test_file(item.nodeid), position)
+    items.sort(key=lambda item: (-seconds.get(_test_file(item.nodeid), NEW_FILE_SECONDS),
+                                 first_seen[_test_file(item.nodeid)]))
+
+
+_recorded_seconds: dict = {}
+
+
+def pytest_runtest_logreport(report):
+    """Add each test phase's time to its file's, when a run records them (in the process that reports)."""
+    if os.environ.get("WORKBENCH_RECORD_FILE_SECONDS"):
+        name = _test_file(report.nodeid)
+        _recorded_seconds[name] = _recorded_seconds.get(name, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session, exitstatus):
+    target = os.environ.get("WORKBENCH_RECORD_FILE_SECONDS")
+    if target and _recorded_seconds and not hasattr(session.config, "workerinput"):  # the controller only
+        rounded = {name: round(value, 1) for name, value in sorted(_recorded_seconds.items(),
+                                                                   key=lambda pair: -pair[1])}
+        Path(target).write_text(json.dumps(rounded, indent=1) + "\n")
