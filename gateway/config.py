@@ -70,6 +70,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("engine.proxy_user", False,
             "engine.kind = managed, share level user or connection: start each engine with --proxy-user <its user> "
             "(YARN and HDFS, the workbench running as a Hadoop superuser)."),
+    Setting("engine.class_archive", True,
+            "engine.kind = managed: engines started by this host start from a JVM class-data archive (AppCDS) of "
+            "a warmed engine's classes, kept under the data directory: a shorter start and first statement. The "
+            "first engine writes it after its first statement; false starts every engine without one."),
     Setting("metastore.uri", "",
             "Remote Hive metastore (thrift://host:9083); empty for the embedded Derby metastore."),
     Setting("metastore.hive_support", True, "Use a Hive metastore; false uses Spark's in-memory catalog."),

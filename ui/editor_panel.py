@@ -314,12 +314,13 @@ def result_view(gateway, session) -> None:
     """The active tab's run (or the welcome), as a fragment: a click on Run redraws this and the editor,
     not the page (its tab strip, sidebar and History cost a page rerun 100 ms and more on a loaded machine)."""
     run = st.session_state.get("current_run")
-    if run is None:
-        first_run.editor_welcome(gateway, session)
-    else:
-        if run.finished:
-            script_results.render(run)
-        results.render_run(gateway, session, run)
+    with results.area_for(results.view_of(run)):   # a new view never shows beside the last one's elements
+        if run is None:
+            first_run.editor_welcome(gateway, session)
+        else:
+            if run.finished:
+                script_results.render(run)
+            results.render_run(gateway, session, run)
 
 
 def _act(gateway, session, events: list[dict]) -> bool:

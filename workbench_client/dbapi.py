@@ -217,7 +217,7 @@ class Cursor:
         return pa.concat_tables(tables)
 
     def fetch_pandas(self):
-        """The rows not fetched yet as a pandas DataFrame (through Arrow, page by page: see ``pages_to_pandas``)."""
+        """The rows not fetched yet as a pandas DataFrame (through Arrow, converted once: see ``pages_to_pandas``)."""
         self._check_result()
         if self.connection.row_format != "ARROW":
             raise NotSupportedError("fetch_pandas needs Arrow pages: connect with row_format='ARROW' (the default)")

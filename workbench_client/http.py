@@ -317,7 +317,7 @@ class RemoteOperation:
         return pa.concat_tables(tables)
 
     def pandas(self, max_rows: Optional[int] = DEFAULT_PAGE_ROWS):
-        """Every remaining row as a pandas DataFrame (through Arrow, page by page: see ``pages_to_pandas``)."""
+        """Every remaining row as a pandas DataFrame (through Arrow, converted once: see ``pages_to_pandas``)."""
         frame = pages_to_pandas(page["table"] for page in self.pages(max_rows, "ARROW"))
         if frame is None:
             raise InterfaceError("the result has no pages; was it already read?")

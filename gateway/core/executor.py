@@ -30,6 +30,7 @@ from gateway.core.serialization import error_json, type_json
 from gateway.spark.backend import Capability, is_connect, supports
 from gateway.spark.conf import restore_conf
 from gateway.spark.connect import StatementResult, query_dataframe
+from gateway.engines.manager import driver_death
 from gateway.spark.errors import ENGINE_DOWN, ENGINE_ERRORS, is_engine_failure
 from gateway.spark.jobs import begin_jobs, clear_job_group, use_scheduler_pool
 from gateway.spark.scheduler import pool_for
@@ -299,6 +300,8 @@ class StatementRunner:
             if operation.summaries:
                 operation.summaries[-1].status = "ERROR"
                 operation.summaries[-1].error = error
+        if getattr(operation.session, "engine_id", None) is not None:  # a managed engine's driver died of it?
+            error = driver_death(error) or error
         if error.get("error_class") == ENGINE_DOWN:  # Spark Connect's server is gone: the session's state with it
             operation.session.engine_lost = error["root_cause"]
         operation.exception = error

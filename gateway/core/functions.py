@@ -18,7 +18,8 @@ import threading
 from typing import Callable, Iterable, Optional
 
 from gateway.errors import GatewayError
-from gateway.spark.backend import Capability, supports
+from gateway.spark.backend import Capability, is_connect, supports
+from gateway.spark.connect import command_rows
 from gateway.spark.functions import RegisteredFunction, builtin_registry
 
 log = logging.getLogger(__name__)
@@ -30,9 +31,13 @@ def show_system_functions(spark) -> list[str]:
 
 
 def described_usage(spark, name: str) -> str:
-    """A function's usage text from ``DESCRIBE FUNCTION`` (the path without the JVM)."""
-    rows = spark.sql(f"DESCRIBE FUNCTION `{name.replace('`', '``')}`").collect()
-    return next((r[0][len("Usage:"):].strip() for r in rows if r[0].startswith("Usage:")), "")
+    """A function's usage text from ``DESCRIBE FUNCTION`` (the path without the JVM). On Spark Connect the rows
+    are read from ``spark.sql``'s own answer: ``collect()`` sent them back to the server and ran them again, a
+    second round trip for each of the ~600 built-ins loaded in the background."""
+    df = spark.sql(f"DESCRIBE FUNCTION `{name.replace('`', '``')}`")
+    table = command_rows(df) if is_connect(spark) else None
+    lines = table.column(0).to_pylist() if table is not None and table.num_columns else [r[0] for r in df.collect()]
+    return next((line[len("Usage:"):].strip() for line in lines if line.startswith("Usage:")), "")
 
 
 def signature_of(usage: str, name: str) -> str:

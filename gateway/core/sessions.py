@@ -146,7 +146,7 @@ class SessionManager:
         if self._engines is None:
             return new_session(self._root)
         if session.engine_id is not None:
-            self._engines.lost(session.engine_id)
+            self._engines.lost(session.engine_id, session.engine_lost or "")
             self._engines.detach(session.engine_id, session.handle, session.spark)
             session.engine_id = None
         spark, session.engine_id = self._engines.attach(session.user, session.handle)

@@ -14,6 +14,7 @@ import logging
 import os
 import random
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -40,6 +41,17 @@ MAX_REAP_PERIOD_S = 30.0
 # Every process marks the engines its sessions use this often, whatever its own idle timeout: another process's
 # reaper (perhaps with a shorter timeout) must see them in use. An engine counts as idle after at least three.
 TOUCH_PERIOD_S = 2.0
+# A starting engine's port is tried this often: a cold start waits for it, and every period is up to one lost.
+LISTEN_POLL_S = 0.05
+# A driver that ran out of memory stops its SparkContext and exits (Spark's SparkUncaughtExceptionHandler, exit
+# code 52) a few seconds after its statement failed: the next statement waits this long at most for it to go.
+DYING_WAIT_S = 30.0
+# What a statement's failure says when the engine's driver died of it: its SparkContext stopped, or a task that
+# ran in the driver (a local master's "executor driver") ran out of memory. An executor's out-of-memory on a
+# cluster fails the task only: Spark's own error, the engine goes on.
+_CONTEXT_STOPPED = ("Cannot call methods on a stopped SparkContext", "SparkContext was shut down")
+_IN_THE_DRIVER = "executor driver)"
+DRIVER_DIED = "the managed engine's driver stopped under this statement"
 
 
 class EngineStartError(EngineDownError):
@@ -85,6 +97,23 @@ def answers(address: str, timeout_s: float = ANSWER_TIMEOUT_S) -> bool:
         return probe.connect_ex((match.group(1), int(match.group(2)))) == 0
 
 
+def driver_death(error: dict) -> Optional[dict]:
+    """The error of a statement that ended its managed engine's driver (out of memory, then its SparkContext
+    stopped), as ENGINE_DOWN saying so and what to do; None for any other failure."""
+    text = f"{error.get('root_cause') or ''}\n{error.get('exception_stack') or ''}"
+    if not any(mark in text for mark in _CONTEXT_STOPPED) and not (
+            "java.lang.OutOfMemoryError" in text and _IN_THE_DRIVER in text):
+        return None
+    cause = next((line.strip() for line in text.splitlines() if "java.lang.OutOfMemoryError" in line), "")
+    cause = cause[cause.find("java.lang.OutOfMemoryError"):][:200] if cause else \
+        "its SparkContext stopped: Spark stops a driver that runs out of memory; its log says why"
+    return {**error, "error_class": "ENGINE_DOWN", "sqlstate": "08006", "message_parameters": None,
+            "root_cause": f"{DRIVER_DIED} ({cause}): this statement ended, and this session's temporary views "
+                          f"and settings are lost; only your engine stopped, and your next statement starts a "
+                          f"fresh one. A result this large needs fewer rows (LIMIT, an aggregate) or engines with "
+                          f"more memory (engine.submit_args --driver-memory; docs/engines.md)"}
+
+
 def _is_engine_process(pid: int, port: str) -> bool:
     """Is ``pid`` still the engine listening on ``port`` (not a reused PID)? Linux's /proc; elsewhere trusted."""
     try:
@@ -108,6 +137,7 @@ class _Local:
     root: object = None
     sessions: set = field(default_factory=set)
     process: Optional[subprocess.Popen] = None  # when this process started it
+    phases: dict = field(default_factory=dict)  # its start's phases in seconds, when this process started it
 
 
 class EngineManager:
@@ -130,6 +160,8 @@ class EngineManager:
         self._key_locks: dict[str, threading.Lock] = {}
         self._stopped = threading.Event()
         self._filler: Optional[threading.Thread] = None
+        self.last_attach: dict = {}
+        self._archiving = False
         if self.pool_size and config["metastore.hive_support"] and not (
                 config["metastore.jdbc_url"] or config["metastore.uri"]):
             raise ConfigurationError(
@@ -166,15 +198,32 @@ class EngineManager:
         from gateway.spark.connect import connect_root_at, new_connect_session
 
         key, owner = self.key_for(user, str(session_handle))
+        began = time.perf_counter()
         with self._lock:
             key_lock = self._key_locks.setdefault(key, threading.Lock())
         with key_lock:
-            local = self._find(key) or self._take_pooled(key, owner) or self._start(key, owner)
+            local, how = None, "started"
+            while local is None:  # another process claimed the key: _find waits for its engine (bounded)
+                local = self._find(key)
+                if local is not None:
+                    how = "found"
+                    break
+                local = self._take_pooled(key, owner)
+                if local is not None:
+                    how = "pooled"
+                    break
+                local = self._start(key, owner)
+            found = time.perf_counter()
             with self._lock:
                 if local.root is None:
                     local.root = connect_root_at(local.record.address)
                 local.sessions.add(str(session_handle))
-        return new_connect_session(local.root), local.record.engine_id
+        spark = new_connect_session(local.root)
+        # the phases of the last attach, in seconds (benchmarks/managed_engines.py prints them)
+        self.last_attach = {"engine": how, "find_or_start_s": found - began,
+                            **({f"start.{k}": v for k, v in local.phases.items()} if how == "started" else {}),
+                            "client_s": time.perf_counter() - found}
+        return spark, local.record.engine_id
 
     def detach(self, engine_id: str, session_handle, spark=None) -> None:
         """A session left the engine: its idle time starts when the last one leaves (every process's). Its
@@ -199,10 +248,22 @@ class EngineManager:
         with self._lock:
             return engine_id not in self._local
 
-    def lost(self, engine_id: str) -> None:
-        """A session found its engine gone: forget it when it no longer answers (the next attach starts one)."""
+    def lost(self, engine_id: str, why: str = "") -> None:
+        """A session found its engine gone: forget it when it no longer answers (the next attach starts one).
+        An engine whose driver ran out of memory (``why`` says so) may still answer while it exits: it is waited
+        for (bounded), and stopped when its process on this host has not ended by then."""
         with self._lock:
             local = self._local.get(engine_id)
+        if local is not None and why.startswith(DRIVER_DIED):
+            record = local.record
+            deadline = time.monotonic() + DYING_WAIT_S
+            while answers(record.address) and record.host == self.host and record.pid and running(record.pid) \
+                    and time.monotonic() < deadline:
+                time.sleep(0.1)
+            log.warning("managed engine %s (%s) stopped under a statement (out of memory: its log %s); its next "
+                        "session starts a new one", engine_id, record.key, record.log_path)
+            self._stop(record, local, "FAILED")
+            return
         if local is not None and not answers(local.record.address):
             log.warning("managed engine %s (%s) no longer answers; its next session starts a new one",
                         engine_id, local.record.key)
@@ -224,7 +285,13 @@ class EngineManager:
                 if answers(record.address):
                     return self._adopt(record)
                 self._stop(record, self._local.get(record.engine_id), "FAILED")  # dead: recorded as such
-            if not starting or time.monotonic() > deadline:
+            if not starting:
+                return None
+            if time.monotonic() > deadline:  # its starter is gone or stuck: the claim lapses
+                for record in self.store.engines_live(key=key, state="STARTING"):
+                    log.warning("managed engine %s (%s) of %s did not start within %g s; its claim lapses",
+                                record.engine_id, key, record.started_by, self.start_timeout_s * 2)
+                    self._stop(record, self._local.get(record.engine_id), "FAILED")
                 return None
             time.sleep(0.2)
 
@@ -247,8 +314,9 @@ class EngineManager:
                 return self._adopt(self.store.engine_get(record.engine_id))
         return None
 
-    def _start(self, key: str, owner: str, pooled: bool = False) -> _Local:
-        """Start an engine for ``key`` (or for the pool); a failed start is retried once, then raises."""
+    def _start(self, key: str, owner: str, pooled: bool = False) -> Optional[_Local]:
+        """Start an engine for ``key`` (or for the pool); a failed start is retried once, then raises. None when
+        another process claimed the key first (its engine is waited for)."""
         failure = None
         for attempt in (1, 2):
             if self._stopped.is_set() and failure is not None:
@@ -257,6 +325,8 @@ class EngineManager:
                 return self._launch(key, owner, pooled)
             except EngineStartError as exc:
                 failure = exc
+                if pooled and self._stopped.is_set():
+                    break  # stopped on purpose: the workbench is stopping, no failure to report
                 log.warning("managed engine for %s failed to start (attempt %d of 2): %s", key or "the pool",
                             attempt, exc.message)
         raise failure
@@ -272,6 +342,10 @@ class EngineManager:
             conf.update({"spark.driver.bindAddress": "127.0.0.1", "spark.driver.host": "127.0.0.1"})
         conf.update(self._metastore_conf(key, engine_dir))
         conf.update(self.config["engine.conf"])
+        archive = self.class_archive()
+        if archive is not None:  # AppCDS: the archive's classes are mapped, not loaded and verified one by one
+            option = f"-XX:SharedArchiveFile={archive}" if archive.exists() else "-XX:+RecordDynamicDumpInfo"
+            conf["spark.driver.extraJavaOptions"] = f"{conf.get('spark.driver.extraJavaOptions', '')} {option}".strip()
         command = [str(spark_home() / "bin" / "spark-submit"), "--class", SERVER_CLASS, "--master", self.master,
                    "--name", app_name]
         if self.config["engine.proxy_user"] and owner:
@@ -280,6 +354,59 @@ class EngineManager:
         for name, value in conf.items():
             command += ["--conf", f"{name}={value}"]
         return command
+
+    def class_archive(self) -> Optional[Path]:
+        """The JVM class-data archive (AppCDS) of this host's engines, named after what decides their classes
+        (pyspark, the JVM, engine.submit_args' jars); None when engine.class_archive is off. An archive that does
+        not fit a JVM is ignored by it (-Xshare:auto), never fatal."""
+        if not self.config["engine.class_archive"]:
+            return None
+        import hashlib
+        import json
+
+        import pyspark
+
+        java = os.environ.get("JAVA_HOME") or shutil.which("java") or ""
+        identity = json.dumps([pyspark.__version__, str(spark_home()), str(Path(java).resolve()) if java else "",
+                               self.submit_args])
+        return self.base_dir / f"classes-{hashlib.sha256(identity.encode()).hexdigest()[:16]}.jsa"
+
+    def _write_class_archive_later(self, record: EngineRecord) -> None:
+        """Once per process, when no archive exists: after a statement has warmed the engine, ``jcmd <pid> VM.cds
+        dynamic_dump`` writes its loaded classes to the archive (a pause of that engine of a few seconds, once),
+        atomically, for every later engine of this host. In a thread of its own: nobody waits for it."""
+        archive = self.class_archive()
+        with self._lock:
+            if archive is None or archive.exists() or self._archiving or record.host != self.host:
+                return
+            self._archiving = True
+        threading.Thread(target=self._write_class_archive, args=(record, archive), name="engine-class-archive",
+                         daemon=True).start()
+
+    def _write_class_archive(self, record: EngineRecord, archive: Path) -> None:
+        from gateway.spark.connect import connect_root_at
+
+        partial = archive.with_name(f"{archive.name}.{record.engine_id}.partial")
+        try:
+            root = connect_root_at(record.address)
+            try:  # a statement's classes (parser, analyzer, code generation, Arrow) belong in the archive
+                root.sql("SELECT id, CAST(id AS STRING) AS s FROM range(10) WHERE id % 2 = 0").collect()
+            finally:
+                root.client.close()
+            jcmd = Path(os.readlink(f"/proc/{record.pid}/exe")).with_name("jcmd")
+            done = subprocess.run([str(jcmd), str(record.pid), "VM.cds", "dynamic_dump", str(partial)],
+                                  capture_output=True, text=True, timeout=STOP_TIMEOUT_S * 10)
+            if done.returncode == 0 and partial.exists() and partial.stat().st_size > 0:
+                os.replace(partial, archive)
+                log.info("wrote the managed engines' class archive %s (%d MB) from engine %s", archive,
+                         archive.stat().st_size >> 20, record.engine_id)
+            else:
+                log.warning("the managed engines' class archive was not written (jcmd exit %s): %s", done.returncode,
+                            (done.stdout + done.stderr).strip()[-500:])
+        except Exception:  # noqa: BLE001 - engines start without it, as before
+            log.warning("the managed engines' class archive was not written", exc_info=True)
+        finally:
+            partial.unlink(missing_ok=True)
 
     def _metastore_conf(self, key: str, engine_dir: Path) -> dict[str, str]:
         """A shared metastore (jdbc_url, uri) for every engine; else the embedded Derby, which admits one JVM:
@@ -306,7 +433,8 @@ class EngineManager:
                 f"-Dderby.system.home={home} -Dderby.stream.error.file={home / 'derby.log'}"
         return conf
 
-    def _launch(self, key: str, owner: str, pooled: bool) -> _Local:
+    def _launch(self, key: str, owner: str, pooled: bool) -> Optional[_Local]:
+        """Start one engine and wait for it to listen; None when another process claimed the key first."""
         engine_id = str(uuid.uuid4())
         engine_dir = self.base_dir / engine_id
         (engine_dir / "tmp").mkdir(parents=True, exist_ok=True)
@@ -326,17 +454,28 @@ class EngineManager:
         record = EngineRecord(engine_id, key, owner, "STARTING", f"sc://127.0.0.1:{port}", self.host, None,
                               f"http://127.0.0.1:{ui_port}", app_name, self.process_name, started, started,
                               str(log_path))
-        with open(log_path, "ab") as out:
-            # Its own process group: stopping it by PID ends the JVM that spark-submit's script execs.
-            process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                       env=env, cwd=engine_dir, start_new_session=True)
+        claimed = time.perf_counter()
+        if not self.store.engine_claim_key(record):  # the row first: it claims the key across processes
+            log.info("another workbench process is starting or has started the engine for %s; waiting for it", key)
+            return None
+        try:
+            with open(log_path, "ab") as out:
+                # Its own process group: stopping it by PID ends the JVM that spark-submit's script execs.
+                process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                           env=env, cwd=engine_dir, start_new_session=True)
+        except OSError as exc:
+            self.store.engine_update(engine_id, state="FAILED", last_used=now())
+            raise EngineStartError(f"the managed engine for {key or 'the pool'} could not be started: {exc}",
+                                   error_class="ENGINE_DOWN") from exc
         record = EngineRecord(**{**record.__dict__, "pid": process.pid})
-        self.store.engine_insert(record)
+        self.store.engine_update(engine_id, pid=process.pid)
         local = _Local(record, process=process)
         with self._lock:
             self._local[engine_id] = local
         log.info("starting managed engine %s for %s: pid %d, %s, log %s", engine_id, key or "the pool",
                  process.pid, record.address, log_path)
+        spawned = time.perf_counter()
+        local.phases["claim_and_spawn_s"] = spawned - claimed
         deadline = time.monotonic() + self.start_timeout_s
         while not answers(record.address, 0.5):
             code = process.poll()
@@ -347,12 +486,18 @@ class EngineManager:
                        else f"did not listen within engine.start_timeout_s = {self.start_timeout_s:g} s")
                 raise EngineStartError(f"the managed engine for {key or 'the pool'} {why}; the end of its log "
                                        f"({log_path}):\n{_tail(log_path)}", error_class="ENGINE_DOWN")
-            time.sleep(0.2)
+            time.sleep(LISTEN_POLL_S)
+        local.phases["jvm_to_listening_s"] = time.perf_counter() - spawned
         if pooled:
+            warming = time.perf_counter()
             self._warm(record)
+            local.phases["warm_s"] = time.perf_counter() - warming
         state = "POOLED" if pooled else "RUNNING"
+        recording = time.perf_counter()
         self.store.engine_update(engine_id, state=state, last_used=now())
+        local.phases["record_s"] = time.perf_counter() - recording
         local.record = EngineRecord(**{**record.__dict__, "state": state})
+        self._write_class_archive_later(local.record)
         log.info("managed engine %s for %s is up after %.1f s", engine_id, key or "the pool",
                  (now() - started).total_seconds())
         return local

@@ -9,6 +9,7 @@ seconds, while a short drop of a long result is still bridged by Connect's reatt
 """
 from __future__ import annotations
 
+import re
 from typing import Iterator, Optional
 from urllib.parse import urlparse
 
@@ -123,13 +124,58 @@ def query_dataframe(spark, text: str, args: Optional[dict] = None):
     """The DataFrame of a query's text, nothing sent yet: the ExecutePlan that fetches its rows carries it.
 
     Only for statements that are queries (a command in it would run again at each call that analyses the
-    plan): the caller checks the statement analysis. ``args`` are bound by Spark (named markers)."""
+    plan): the caller checks the statement analysis. ``args`` are bound by Spark (named markers). A
+    projection of constants is sent over a one-row VALUES (``in_driver_text``); ``StatementResult.run``
+    sends the text as written when that fails, so errors stay the statement's own."""
     from pyspark.sql.connect import functions as F
     from pyspark.sql.connect.dataframe import DataFrame
     from pyspark.sql.connect.plan import SQL
 
     named = {name: F.lit(value) for name, value in (args or {}).items()}
-    return DataFrame(SQL(text, [], named, []), spark)
+    df = DataFrame(SQL(text, [], named, []), spark)
+    rewritten = in_driver_text(text)
+    if rewritten is None:
+        return df
+    fast = DataFrame(SQL(rewritten, [], named, []), spark)
+    fast._workbench_as_written = df  # noqa: SLF001 - read by StatementResult.run
+    return fast
+
+
+# -- a projection of constants without a job ---------------------------------------------------------------
+#
+# ``SELECT 1`` is planned as a Project over OneRowRelation, which the Connect server runs as a one-task Spark
+# job (100-150 ms under load, most of a SELECT 1; measured). Over a one-row VALUES list the optimizer folds it
+# into a LocalRelation (ConvertToLocalRelation), which the server answers from the driver, as the embedded
+# engine does with ``plans.in_driver``. The statement's text goes into a LATERAL subquery unchanged: the same
+# columns, names, types and values; its markers still bound by Spark.
+
+_ONE_ROW_QUERY = ("SELECT __workbench_constants.* FROM VALUES (0) AS __workbench_one_row(__workbench_unused), "
+                  "LATERAL (\n{}\n) AS __workbench_constants")
+_IN_DRIVER_MAX_CHARS = 2000
+_FROM = re.compile(r"\bFROM\b", re.IGNORECASE)
+
+
+def in_driver_text(text: str) -> Optional[str]:
+    """``text`` over a one-row VALUES when it is a projection of constants (``SELECT 1``, ``SELECT
+    current_date() AS d, :n + 1``): a SELECT without FROM, WHERE, GROUP BY, hints, DISTINCT, LIMIT and the
+    like, naming no column (nothing to resolve against the VALUES), with no subquery, no star, no generator
+    and no function sqlglot does not know (a session's own function may not fold); else None."""
+    if len(text) > _IN_DRIVER_MAX_CHARS or not text.lstrip()[:6].upper() == "SELECT" or _FROM.search(text):
+        return None  # most queries: no parse (a FROM in a string or comment only costs the rewrite)
+    import sqlglot
+    from sqlglot import exp
+
+    try:
+        tree = sqlglot.parse_one(text, read="spark")
+    except (sqlglot.errors.SqlglotError, RecursionError):
+        return None
+    if type(tree) is not exp.Select or any(value for key, value in tree.args.items() if key != "expressions"):
+        return None
+    refused = (exp.Column, exp.Star, exp.Subquery, exp.Select, exp.Anonymous, exp.UDTF, exp.Explode, exp.Inline,
+               exp.Stack, exp.Table)
+    if any(isinstance(node, refused) for node in tree.walk() if node is not tree):
+        return None
+    return _ONE_ROW_QUERY.format(text)
 
 
 def _is_query_relation(df) -> bool:
@@ -142,7 +188,7 @@ def _is_query_relation(df) -> bool:
     return type(df._plan) is CachedRelation and df._plan._plan.WhichOneof("rel_type") == "sql"
 
 
-def _command_rows(df):
+def command_rows(df):
     """The Arrow table a command's answer to ``spark.sql`` carries (its LocalRelation), or None when the
     DataFrame is not such an answer."""
     import pyarrow as pa
@@ -181,7 +227,7 @@ class StatementResult:
             return None
         if _is_query_relation(df):
             return cls.run(df)
-        table = _command_rows(df)
+        table = command_rows(df)
         if table is None:
             return None
         declared = from_arrow_schema(table.schema) if table.num_columns else StructType([])
@@ -189,7 +235,23 @@ class StatementResult:
 
     @classmethod
     def run(cls, df) -> "StatementResult":
-        """Send ``df``'s plan (one ExecutePlan, reattachable) and read the schema the server sends first."""
+        """Send ``df``'s plan (one ExecutePlan, reattachable) and read the schema the server sends first.
+
+        A projection of constants sent over one row (``query_dataframe``) is read up to its first rows: if
+        that fails for any reason but a lost server, the statement as written runs instead, so that its
+        error (condition, message, position) is the one the text itself gives."""
+        as_written = vars(df).get("_workbench_as_written")  # (getattr would answer a Column: df.name is one)
+        if as_written is not None:
+            try:
+                return cls._run(df, until_rows=True)
+            except Exception as exc:  # noqa: BLE001 - any failure: the text as written decides
+                if connection_lost(exc):
+                    raise
+                df = as_written
+        return cls._run(df)
+
+    @classmethod
+    def _run(cls, df, until_rows: bool = False) -> "StatementResult":
         import pyarrow as pa
         from pyspark.sql.types import StructType
 
@@ -201,9 +263,12 @@ class StatementResult:
             for item in stream:
                 if isinstance(item, StructType):
                     declared = item
-                    break
-                if isinstance(item, pa.Table):
+                    if not until_rows:
+                        break
+                elif isinstance(item, pa.Table):
                     first.append(item)
+                    if declared is not None:
+                        break
         except BaseException:
             stream.close()
             raise

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from sqlalchemy import delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
 
 from gateway.store.schema import engines
 from gateway.store.workspace import now
@@ -45,6 +46,15 @@ class EngineCalls:
                 app_name=record.app_name, started_by=record.started_by, started_at=record.started_at,
                 last_used=record.last_used, log_path=record.log_path))
 
+    def engine_claim_key(self, record: EngineRecord) -> bool:
+        """Insert a starting engine's row, claiming its key: False (nothing inserted) when the key has a live
+        engine already, perhaps one another process is starting this instant (the unique index of 0007)."""
+        try:
+            self.engine_insert(record)
+        except IntegrityError:
+            return False
+        return True
+
     def engine_update(self, engine_id: str, **values) -> None:
         with self._transaction(write=True) as connection:
             connection.execute(update(engines).where(engines.c.engine_id == engine_id).values(**values))
@@ -57,12 +67,16 @@ class EngineCalls:
             connection.execute(update(engines).where(engines.c.engine_id.in_(engine_ids)).values(last_used=now()))
 
     def engine_claim(self, engine_id: str, key: str, owner: str) -> bool:
-        """Take a pooled engine for ``key``; False when another process took it first."""
-        with self._transaction(write=True) as connection:
-            taken = connection.execute(update(engines).where(engines.c.engine_id == engine_id,
-                                                             engines.c.state == "POOLED")
-                                       .values(engine_key=key, owner=owner, state="RUNNING", last_used=now()))
-            return taken.rowcount == 1
+        """Take a pooled engine for ``key``; False when another process took it first, or the key has a live
+        engine already (another process started or took one this instant)."""
+        try:
+            with self._transaction(write=True) as connection:
+                taken = connection.execute(update(engines).where(engines.c.engine_id == engine_id,
+                                                                 engines.c.state == "POOLED")
+                                           .values(engine_key=key, owner=owner, state="RUNNING", last_used=now()))
+                return taken.rowcount == 1
+        except IntegrityError:
+            return False
 
     def engine_get(self, engine_id: str) -> Optional[EngineRecord]:
         with self._transaction(write=False) as connection:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 
 from sqlalchemy import (BigInteger, Boolean, Column, DateTime, ForeignKey, Index, Integer, MetaData, String, Table,
-                        Text, TypeDecorator, false, true)
+                        Text, TypeDecorator, false, text, true)
 
 NAME_CHARS = 200  # user names, tab titles, saved query names
 ID_CHARS = 36  # tab and query ids (uuid4 hex), session and operation handles (uuid strings)
@@ -164,4 +164,8 @@ engines = Table(
     Column("last_used", UtcDateTime(), nullable=False),
     Column("log_path", Text(), nullable=False),
     Index("ix_engines_key_state", "engine_key", "state"),
+    # one live engine per key (migration 0007): a key's STARTING row is the claim of the process starting it
+    Index("ux_engines_live_key", "engine_key", unique=True,
+          sqlite_where=text("state IN ('STARTING', 'POOLED', 'RUNNING') AND engine_key <> ''"),
+          postgresql_where=text("state IN ('STARTING', 'POOLED', 'RUNNING') AND engine_key <> ''")),
 )

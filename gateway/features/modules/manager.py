@@ -165,6 +165,22 @@ class ModuleManager:
                 except Exception:  # noqa: BLE001 - closing the session must go on
                     log.exception("closing module %s failed", module.name)
 
+    def rebind(self, spark) -> None:
+        """The session has a new Spark session (its engine was lost, and its temporary functions with it):
+        register the used modules' functions in it. A module that no longer registers is unloaded, logged."""
+        with self._lock:
+            if spark is self.spark:
+                return
+            self.spark, self._registered, self._saved_path_enabled = spark, {}, _UNSET
+            try:
+                self._apply(self._modules, self._used)
+            except Exception:  # noqa: BLE001 - the session goes on with the built-ins; the log says why
+                log.exception("the session's modules could not be registered in its new Spark session; "
+                              "only core is used now")
+                self._registered = {}
+                self._modules = {k: m for k, m in self._modules.items() if getattr(m, "provides_builtins", False)}
+                self._used = [k for k in self._used if k in self._modules]
+
     # -- applying to Spark ---------------------------------------------------------------------
 
     def _change(self, modules: dict[str, Module], used: list[str]) -> None:

@@ -82,8 +82,13 @@ class ModulesFeature(Feature):
         return handle(self.manager(session), statement)
 
     def manager(self, session) -> ModuleManager:
-        """The session's ModuleManager: its loaded modules and their order."""
-        return self.state(session)
+        """The session's ModuleManager: its loaded modules and their order. A session that moved to a new
+        engine (its Spark Connect server or managed engine was lost) has a new Spark session: the manager
+        follows it and registers the modules' functions there again."""
+        manager = self.state(session)
+        if manager is not None and manager.spark is not session.spark:
+            manager.rebind(session.spark)
+        return manager
 
     # -- sessions ------------------------------------------------------------------------------
 

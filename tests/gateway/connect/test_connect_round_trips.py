@@ -95,3 +95,25 @@ def test_intervals_and_variant_reach_the_client_as_sparks_strings_on_connect(cou
                                "SELECT INTERVAL '1' MONTH AS m, array(INTERVAL '2' YEAR) AS a, parse_json('[1]') AS v")
     assert rows == [["INTERVAL '1' MONTH", ["INTERVAL '2' YEAR"], "[1]"]]
     assert calls == {"ExecutePlan": 2}  # the schema says strings are needed: the query runs again, rewritten
+
+
+def test_a_builtins_usage_text_is_one_execute_plan(counted):
+    """The built-ins' usage texts load in the background by DESCRIBE FUNCTION, ~600 of them on Connect: each
+    must be one round trip (collect() sent spark.sql's rows back to the server: two, and ~1,700 calls that
+    slowed every other test running meanwhile)."""
+    from gateway.core.functions import described_usage
+
+    gateway, _, counter = counted
+    with acting_as(LOCAL_PRINCIPAL):
+        handle = gateway.open_session(name="counted-describe")
+    kept, counter.session_id = counter.session_id, gateway.sessions.get(handle).spark.session_id
+    try:
+        described_usage(gateway.sessions.get(handle).spark, "concat")  # a new session's first call may set up
+        counter.calls.clear()
+        assert described_usage(gateway.sessions.get(handle).spark, "abs").startswith("abs(expr)")
+        assert dict(counter.calls) == {"ExecutePlan": 1}
+    finally:
+        counter.session_id = kept
+        counter.calls.clear()
+        with acting_as(LOCAL_PRINCIPAL):
+            gateway.close_session(handle)

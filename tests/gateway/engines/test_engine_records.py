@@ -92,3 +92,37 @@ def test_an_engine_that_no_longer_answers_is_recorded_failed_not_shared(managers
     assert two._find("user:ann") is None
     assert two.store.engine_get(dead.engine_id).state == "FAILED"
     assert two.store.engines_live(key="user:ann") == []
+
+
+def test_a_keys_starting_row_claims_it_and_a_second_claim_is_refused_until_it_ends(managers, listener):
+    one, two = managers("one"), managers("two")
+    port = listener.getsockname()[1]
+
+    def starting(manager, key):
+        moment = now()
+        return EngineRecord(str(uuid.uuid4()), key, "ann", "STARTING", f"sc://127.0.0.1:{port}", manager.host, None,
+                            None, "workbench engine", manager.process_name, moment, moment, "/nowhere/engine.log")
+
+    first = starting(one, "user:ann")
+    assert one.store.engine_claim_key(first) is True
+    assert two.store.engine_claim_key(starting(two, "user:ann")) is False  # the same key at once: refused
+    assert [r.engine_id for r in two.store.engines_live(key="user:ann")] == [first.engine_id]
+    assert two.store.engine_claim_key(starting(two, "user:bob")) is True  # another key is free
+    assert one.store.engine_claim_key(starting(one, "")) and two.store.engine_claim_key(starting(two, ""))  # pool
+    pooled = two.store.engines_live(key="", state="STARTING")[0]
+    two.store.engine_update(pooled.engine_id, state="POOLED")
+    assert two.store.engine_claim(pooled.engine_id, "user:ann", "ann") is False  # ann has a live engine
+    one.store.engine_update(first.engine_id, state="RUNNING")
+    assert two.store.engine_claim_key(starting(two, "user:ann")) is False  # still live
+    one.store.engine_update(first.engine_id, state="FAILED")
+    assert two.store.engine_claim_key(starting(two, "user:ann")) is True  # it ended: the key is free again
+
+
+def test_a_claim_whose_starter_never_finishes_lapses(managers, listener):
+    one = managers("one")
+    one.start_timeout_s = 0.5  # its engine is waited for twice this long
+    stuck = _record(one, "user:ann", "STARTING", listener.getsockname()[1])
+    two = managers("two")
+    two.start_timeout_s = 0.5
+    assert two._find("user:ann") is None  # waited for about 1 s, then the claim lapsed
+    assert two.store.engine_get(stuck.engine_id).state == "FAILED"

@@ -33,7 +33,7 @@ def managed_config(tmp_path_factory, store_url: str, **overrides):
                     engine__submit_args=["--driver-memory", "512m"],
                     engine__conf={"spark.sql.shuffle.partitions": "2"},
                     metastore__hive_support=False, store__url=store_url, session__idle_timeout_s=0,
-                    session__restore=False)
+                    session__restore=False, engine__class_archive=False)  # one test writes and uses an archive
     settings.update(overrides)
     return load_config(ROOT / "workbench.toml", environ={}).with_overrides(
         data_dir=str(tmp_path_factory.mktemp("workbench-managed")), **settings)
@@ -169,6 +169,43 @@ def test_a_killed_engine_ends_only_its_users_statements_and_the_next_one_gets_a_
     assert _record(first, alice.engine_id).key == "user:alice"
 
 
+# 3 GB in one partition: far beyond the engines' 512 MB driver heap (a local master's tasks run in the driver),
+# found to end a bare engine in about 6 s (java.lang.OutOfMemoryError, exit code 52)
+HUGE_RESULT = "SELECT repeat('x', 1000000) AS s FROM range(0, 3000, 1, 1)"
+
+
+def test_a_users_out_of_memory_result_ends_only_their_engine(first, opened):
+    alice, bob = _session(first, ALICE, opened["alice-1"]), _session(first, BOB, opened["bob-1"])
+    old_engine, old_pid, bobs_engine = alice.engine_id, _record(first, alice.engine_id).pid, bob.engine_id
+    with acting_as(BOB):
+        run_all(first, opened["bob-1"], "CREATE OR REPLACE TEMPORARY VIEW bobs_too AS SELECT 8 AS v")
+        bobs_scan = first.execute_statement(  # at least 30 s: it outlasts alice's engine
+            opened["bob-1"], "SELECT count(*) FROM range(0, 120, 1, 2) WHERE java_method('java.lang.Thread', "
+                             "'sleep', 500L) IS NULL")
+        assert wait_for(lambda: first.get_operation_info(opened["bob-1"], bobs_scan).status
+                        == OperationStatus.RUNNING, timeout_s=120)
+    with acting_as(ALICE):
+        huge = first.execute_statement(opened["alice-1"], HUGE_RESULT)
+        info = wait_terminal(first, opened["alice-1"], huge, timeout_s=300, finished_counts=False)
+    assert info.status == OperationStatus.ERROR and info.exception["error_class"] == "ENGINE_DOWN", info.exception
+    # Spark's own words reach alice when the driver answered before it stopped; else that its SparkContext stopped
+    assert "driver stopped under this statement" in info.exception["root_cause"]
+    assert "next statement starts a fresh one" in info.exception["root_cause"]
+    assert wait_for(lambda: not running(old_pid), timeout_s=60)  # the JVM ended (Spark exits on OOM)
+    assert "java.lang.OutOfMemoryError: Java heap space" in Path(_record(first, old_engine).log_path).read_text()
+    assert first.get_health()["status"] == "UP"  # the web (test) process is untouched
+    with acting_as(BOB):  # bob's running statement, his temporary view and his session go on, on his engine
+        info = wait_terminal(first, opened["bob-1"], bobs_scan, timeout_s=300, finished_counts=False)
+        assert info.status == OperationStatus.FINISHED, info.exception
+        assert run_all(first, opened["bob-1"], "SELECT v FROM bobs_too")[1] == [[8]]
+    assert _session(first, BOB, opened["bob-1"]).engine_id == bobs_engine
+    assert _record(first, bobs_engine).state == "RUNNING"
+
+    assert _value(first, ALICE, opened["alice-1"], "SELECT 'after'") == [["after"]]  # at once: a fresh engine
+    assert _session(first, ALICE, opened["alice-1"]).engine_id not in (old_engine, bobs_engine)
+    assert _record(first, old_engine).state == "FAILED"
+
+
 def test_jars_added_by_a_user_stay_in_that_users_engine(first, opened, tmp_path):
     jar = tmp_path / "alice-only.jar"
     import zipfile
@@ -181,6 +218,23 @@ def test_jars_added_by_a_user_stay_in_that_users_engine(first, opened, tmp_path)
         assert info.status == OperationStatus.FINISHED, info.exception
     assert [row[0] for row in _value(first, ALICE, opened["alice-2"], "SHOW JARS")] == [str(jar)]
     assert _value(first, BOB, opened["bob-1"], "SHOW JARS") == []
+
+
+def test_a_users_modules_live_in_that_users_engine(first, opened, tmp_path):
+    path = tmp_path / "alices.sql"
+    path.write_text("-- version: 1.0\nCREATE FUNCTION alices_double(x INT) RETURNS INT RETURN x * 2;\n")
+    with acting_as(ALICE):
+        info = first.load_module(opened["alice-2"], "alices", {"type": "sql", "path": str(path)})
+        assert info.functions == ["alices_double"]
+        assert "alices" in [m.name for m in first.list_modules(opened["alice-2"])]
+    assert _value(first, ALICE, opened["alice-2"], "SELECT alices_double(21)") == [[42]]  # on alice's engine
+    with acting_as(BOB):  # bob's engine has no such function, and his session lists no such module
+        _, _, last = run_all(first, opened["bob-1"], "SELECT alices_double(21)", timeout_s=300)
+        assert last.exception["error_class"] == "UNRESOLVED_ROUTINE", last.exception
+        assert "alices" not in [m.name for m in first.list_modules(opened["bob-1"])]
+        assert not [f for f in first.list_functions(opened["bob-1"]) if f.name == "alices_double"]
+    alices_engine = _session(first, ALICE, opened["alice-2"]).engine_id
+    assert alices_engine != _session(first, BOB, opened["bob-1"]).engine_id
 
 
 def test_a_second_gateway_shares_an_engine_its_reaper_stops_it_idle_and_a_third_adopts_one(gateways, first, opened):
@@ -206,6 +260,63 @@ def test_a_second_gateway_shares_an_engine_its_reaper_stops_it_idle_and_a_third_
         handle = third.open_session(name="alice-3")
     assert _session(third, ALICE, handle).engine_id == alices
     assert _value(third, ALICE, handle, "SELECT 3") == [[3]]
+
+
+def test_two_processes_starting_a_keys_engine_at_once_start_one(tmp_path_factory, store_url, first):
+    """Two workbench processes' managers (their own data directories and store connections, one SQLite store)
+    attach ivy's first sessions at the same instant: one claims the key and starts the engine, the other waits
+    for it and shares it."""
+    from gateway.engines import EngineManager
+    from gateway.store import WorkbenchStore
+
+    stores = [WorkbenchStore(store_url) for _ in range(2)]
+    managers = [EngineManager(managed_config(tmp_path_factory, store_url), store) for store in stores]
+    together, attached = threading.Barrier(2), {}
+
+    def attach(n):
+        together.wait(timeout=60)
+        attached[n] = managers[n].attach("ivy", f"ivy-{n}")
+
+    threads = [threading.Thread(target=attach, args=(n,)) for n in range(2)]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=2 * START_S + 60)
+        assert set(attached) == {0, 1}, "an attach did not return"
+        assert attached[0][1] == attached[1][1]  # one engine, shared
+        assert [r.engine_id for r in _all_records(first) if r.key == "user:ivy"] == [attached[0][1]]  # one started
+        assert attached[1][0].sql("SELECT 'one'").collect()[0][0] == "one"
+    finally:
+        for n, manager in enumerate(managers):
+            if n in attached:
+                manager.detach(attached[n][1], f"ivy-{n}", attached[n][0])
+            manager.shutdown()
+        for store in stores:
+            store.close()
+
+
+def test_the_first_engine_writes_a_class_archive_and_the_next_engines_start_from_it(gateways, first):
+    archiving = gateways(engine__class_archive=True)
+    archive = archiving.engines.class_archive()
+    with acting_as(Principal("kim", admin=True)):
+        kims = archiving.open_session(name="kim-1")
+    kims_engine = _record(first, _session(archiving, Principal("kim", admin=True), kims).engine_id)
+    assert "-XX:+RecordDynamicDumpInfo" in _cmdline(kims_engine.pid)  # no archive yet: this one may write it
+    assert wait_for(archive.exists, timeout_s=START_S), "no class archive was written"
+    assert not list(archive.parent.glob("*.partial"))
+    lee = Principal("lee", admin=True)
+    with acting_as(lee):
+        lees = archiving.open_session(name="lee-1")
+    lees_engine = _record(first, _session(archiving, lee, lees).engine_id)
+    assert f"-XX:SharedArchiveFile={archive}" in _cmdline(lees_engine.pid)
+    assert str(archive) in Path(f"/proc/{lees_engine.pid}/maps").read_text()  # the JVM mapped it: it is used
+    assert _value(archiving, lee, lees, "SELECT 'archived'") == [["archived"]]
+    for principal, handle in ((Principal("kim", admin=True), kims), (lee, lees)):
+        with acting_as(principal):
+            archiving.close_session(handle)
+    for record in (kims_engine, lees_engine):
+        archiving.engines.stop(record.engine_id)
 
 
 def test_a_users_first_session_takes_a_pooled_engine_and_the_key_is_recorded(gateways, first):
