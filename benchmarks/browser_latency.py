@@ -4,20 +4,26 @@ Prints p50 and p95 of:
 - keystroke to visible popup, warm context: the space after ``SELECT * FROM`` (tables from the
   dictionary the editor holds);
 - keystroke to visible popup, cold context: ``SELECT t.`` over a table whose columns the editor has
-  not seen yet (one request to the gateway's completion engine: with the REST API on, the default here,
-  ``fetch`` of REST's complete-statement; with ``--no-rest``, a Streamlit rerun);
+  not seen yet (one request to the gateway's completion engine: with the default configuration, REST off,
+  a ``fetch`` POST to the completion route on Streamlit's own server, ui/completion_route.py);
 - keystroke to visible popup, a CTE's columns through its alias (``WITH s AS (…) SELECT s.``): the
   engine's parse of the statement, one request;
 - Ctrl+Enter right after the last keystroke to the editor showing its running state (tests/e2e/test_editor.py
   checks that it shows; this prints how soon);
-- click on *Run all* to the first row on screen, for ``SELECT 1`` (and ``--join`` for the sample join).
+- click on *Run all* to the first row on screen, for ``SELECT 1`` (and ``--join`` for the sample join);
+- the server's share of the cold and CTE popups: the completion route's own time per request (its
+  ``Server-Timing`` header, read in the page), p50 and p95 over every completion request of those cases.
 
 The workbench runs as ``streamlit run app.py`` on 127.0.0.1 with its own data directory; ``--tables N``
 first creates N real tables of ``--columns`` columns in the metastore (in a separate process, before
 the workbench starts: the embedded metastore admits one process). The popup is timed inside the page:
 from the keydown event to the first animation frame in which the popup shows the expected candidate.
 
-    .venv/bin/python benchmarks/browser_latency.py [--tables 2000] [--columns 20] [--runs 20] [--no-rest]
+    .venv/bin/python benchmarks/browser_latency.py [--tables 2000] [--columns 20] [--runs 20] [--data-dir D]
+
+The workbench runs with the default configuration (rest.enabled off, whatever the environment says), so the
+figures are those of ``./workbench`` as installed. The script stops with an error if the editor's completion
+went any other way than the route (a rerun, REST).
 """
 from __future__ import annotations
 
@@ -34,9 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))   # tests/e2e import tests/ports.py as "ports"
 
-from tests.e2e.test_editor import open_editor  # noqa: E402
-from tests.e2e.workbench_app import chromium, replace_text, running_workbench  # noqa: E402
-from tests.ports import free_port  # noqa: E402
+from tests.e2e.workbench_app import chromium, editor_frame, replace_text, running_workbench  # noqa: E402
 
 CREATE_TABLES = r"""
 import sys
@@ -84,6 +88,12 @@ MEASURE_RUNNING = """() => {
 }"""
 
 
+# Each completion request's own time on the server (the route's Server-Timing header, same origin).
+SERVER_TIMINGS = """() => performance.getEntriesByType("resource")
+  .filter(e => e.name.includes("/_workbench/sessions/") && e.serverTiming)
+  .flatMap(e => e.serverTiming.filter(t => t.name === "complete").map(t => t.duration))"""
+
+
 def pct(values, q):
     values = sorted(values)
     return values[min(len(values) - 1, max(0, round(q / 100 * (len(values) - 1))))]
@@ -129,18 +139,20 @@ def click_to_rows_ms(page, frame, sql: str) -> float:
         page.wait_for_timeout(5)
 
 
-def wait_for_dictionary(page, frame, condition: str, timeout_s: float = 1800) -> None:
-    """Until ``condition`` holds in the editor. The editor asks for a dictionary still loading only so often
-    (about 3.5 minutes in all); 10,000 tables at load 35 took longer, so a space typed now and then (a draft
-    event, whose rerun ships the dictionary once it is there) keeps asking."""
+def wait_for_dictionary(page, condition: str, timeout_s: float = 1800):
+    """The editor's frame once ``condition`` holds in it. The editor keeps asking for a dictionary still
+    loading for 20 minutes; a space typed now and then (a draft event, whose rerun ships the dictionary once
+    it is there) asks too. The frame is found anew each time: a page rerun may have replaced it."""
     deadline = time.monotonic() + timeout_s
     while True:
+        frame = editor_frame(page)
         try:
             frame.wait_for_function(condition, timeout=20_000)
-            return
-        except Exception:  # noqa: BLE001 - playwright's TimeoutError: nudge and wait again
+            return frame
+        except Exception:  # noqa: BLE001 - playwright's TimeoutError, a detached frame: nudge and wait again
             if time.monotonic() > deadline:
                 raise
+            frame = editor_frame(page)
             frame.click(".ace_content")
             page.keyboard.press("End")
             page.keyboard.type(" ")  # a change of the text: the editor hands it over (an unchanged one it does not)
@@ -155,8 +167,6 @@ def main() -> None:
     parser.add_argument("--data-dir", type=Path, help="keep the workbench's data (and its tables) here; a second "
                         "run with the same directory and sizes skips creating them (10,000 tables take ~11 min)")
     parser.add_argument("--prepare-only", action="store_true", help="create the tables, measure nothing")
-    parser.add_argument("--no-rest", action="store_true", help="without the REST API (rest.enabled off): the editor "
-                        "asks the completion engine through Streamlit reruns, as before the direct path")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="browser-latency-") as tmp:
         data = args.data_dir or Path(tmp)
@@ -172,21 +182,27 @@ def main() -> None:
                   f"{time.monotonic() - started:.0f} s; load {os.getloadavg()[0]:.1f}")
         if args.prepare_only:
             return
-        rest = {} if args.no_rest else {"WORKBENCH_REST_ENABLED": "true", "WORKBENCH_REST_PORT": str(free_port())}
-        with running_workbench(data, rest) as bench, chromium() as browser:
+        with running_workbench(data, {"WORKBENCH_REST_ENABLED": "false"}) as bench, chromium() as browser:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.set_default_timeout(120_000)
-            frame = open_editor(page, bench.url)
-            wait_for_dictionary(page, frame, "window.sqlEditorDictionary && window.sqlEditorDictionary()")
+            page.goto(bench.url)   # Spark starts with the first page: on a loaded machine that took over 6 minutes
+            page.get_by_role("heading", name="SQL editor").wait_for(timeout=900_000)
+            editor_frame(page, timeout_s=900)
+            frame = wait_for_dictionary(page, "window.sqlEditorDictionary && window.sqlEditorDictionary()")
             # The session's current database is "default": name the sample tables by database.
             replace_text(page, frame, "USE sample")
             page.keyboard.press("Control+Enter")
             page.get_by_text("FINISHED").first.wait_for()
-            wait_for_dictionary(page, frame, "window.sqlEditorDictionary().relations.some(r => r.value === 'bench_t0000')")
+            frame = wait_for_dictionary(page, "window.sqlEditorDictionary().relations.some(r => r.value === 'bench_t0000')")
             warm = [popup_ms(page, frame, "SELECT * FROM", " ", "bench_t0000") for _ in range(args.runs)]
+            frame.evaluate("performance.setResourceTimingBufferSize(100000); performance.clearResourceTimings()")
+            before = frame.evaluate("window.sqlEditorCompletionRoutes()")
             cold = [_cold(page, frame, i) for i in range(1, args.runs + 1)]
             cte = [_cte(page, frame, i) for i in range(1, args.runs + 1)]
-            routes = frame.evaluate("window.sqlEditorCompletionRoutes ? window.sqlEditorCompletionRoutes() : null")
+            routes = frame.evaluate("window.sqlEditorCompletionRoutes()")
+            server = frame.evaluate(SERVER_TIMINGS)
+            if routes["path"] != "route" or routes["rerun"] != before["rerun"] or routes["direct_errors"]:
+                raise SystemExit(f"the popups did not all come from the completion route: {before} -> {routes}")
             running = [run_to_running_ms(page, frame, f"SELECT * FROM range({37 + i})") for i in range(args.runs)]
             select1 = [click_to_rows_ms(page, frame, "SELECT 1") for _ in range(args.runs)]
             join = []
@@ -195,11 +211,14 @@ def main() -> None:
                                                       "customers c ON o.customer_id = c.id GROUP BY c.country")
                         for _ in range(max(3, args.runs // 4))]
     print(f"machine load (1 min) {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    print(f"completion path: {'reruns (--no-rest)' if args.no_rest else 'direct (REST complete-statement)'}; "
-          f"requests by path {routes}")
+    print(f"completion path: {routes['path']} (the route on Streamlit's server); requests by path {routes}")
     show("keystroke to popup, warm (SELECT * FROM ␣)", warm)
     show("keystroke to popup, cold (t. of a table not seen yet)", cold)
     show("keystroke to popup, CTE columns (s. of WITH s AS …)", cte)
+    if server:
+        show("server side, completion route (cold and CTE cases)", server)
+    else:
+        print("server side: no Server-Timing read from the completion route's answers")
     show("Ctrl+Enter to the running state shown", running)
     show("click to first row, SELECT 1", select1)
     if join:

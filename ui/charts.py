@@ -1,10 +1,19 @@
 """The chart tab: the gateway aggregates the whole spooled result (``result_chart``) and sends at most
-``MAX_POINTS`` points; Altair draws only those, so the browser never receives the raw rows.
+``MAX_POINTS`` points; Altair describes only those, so the browser never receives the raw rows.
+
+The chart reaches the browser as a picture (SVG) that Vega drew in this process (vl-convert): the first Vega
+chart of a page took the browser's main thread 300-550 ms (loading and compiling Vega, then laying it out in
+one React task: 546 ms on a 100,000-row result), a picture of at most MAX_POINTS marks a fraction of it. (A PNG
+took vl-convert three times as long to rasterise, and was five times the size.) "Interactive" draws the same chart
+with Vega in the browser for tooltips, zoom and pan, by choice.
 
 Defaults come from the gateway's ``suggest_chart``: a category or a date on x, a measure on y, a colour only
 for a column of at most 20 values."""
 from __future__ import annotations
 
+import functools
+import logging
+import threading
 from typing import Optional
 
 import altair as alt
@@ -21,6 +30,9 @@ COUNT = "(count of rows)"
 MAX_POINTS = 1000     # what the browser draws at most (Vega-Lite stays quick; a 100,000-row chart blocked 31 s)
 TOP = 20              # categories on x and colours, by the measure
 AGGREGATE_LABELS = {"sum": "Sum", "avg": "Average", "count": "Count", "min": "Minimum", "max": "Maximum"}
+IMAGE_WIDTH_PX = 1100  # the picture's width (an SVG: shown stretched to the page, sharp at any size)
+
+log = logging.getLogger(__name__)
 
 
 def kind_of(column) -> str:
@@ -36,7 +48,7 @@ def chart_frame(chart: ChartData) -> pd.DataFrame:
     return pd.DataFrame(chart.rows, columns=chart.columns)
 
 
-def build_chart(chart: ChartData, kinds: dict, mark: str) -> alt.Chart:
+def build_chart(chart: ChartData, kinds: dict, mark: str, interactive: bool = True) -> alt.Chart:
     """Altair over the aggregated points: x (and colour) as the gateway grouped them, y the value it computed."""
     frame = chart_frame(chart)
     x_name, value_name = chart.columns[0], chart.columns[-1]
@@ -54,7 +66,42 @@ def build_chart(chart: ChartData, kinds: dict, mark: str) -> alt.Chart:
     if color_name:
         encoding["color"] = alt.Color(color_name, type="nominal")
     drawn = getattr(alt.Chart(frame), f"mark_{mark}")(**({"point": True} if mark == "line" else {}))
-    return drawn.encode(**encoding).properties(height=380).interactive()
+    built = drawn.encode(**encoding).properties(height=380)
+    return built.interactive() if interactive else built
+
+
+@functools.lru_cache(maxsize=16)
+def _svg_of(vega_lite_json: str) -> str:
+    import vl_convert
+
+    return vl_convert.vegalite_to_svg(vega_lite_json)
+
+
+def chart_image(chart: alt.Chart) -> str:
+    """The chart as an SVG drawn by Vega in this process; the same chart again (a rerun) is not drawn twice."""
+    return _svg_of(chart.properties(width=IMAGE_WIDTH_PX).to_json())
+
+
+_warm_up_started = threading.Event()
+
+
+def warm_up() -> None:
+    """vl-convert starts its JavaScript engine on its first call (seconds on a loaded machine): started in the
+    background (once per process) when a result with rows is shown, so that its first chart does not wait."""
+    if _warm_up_started.is_set():
+        return
+    _warm_up_started.set()
+
+    def draw_a_point() -> None:
+        try:
+            import vl_convert
+
+            vl_convert.vegalite_to_svg({"mark": "point", "data": {"values": [{"a": 1}]},
+                                        "encoding": {"x": {"field": "a", "type": "quantitative"}}})
+        except Exception as exc:  # noqa: BLE001 - said again, with what to do, when a chart is drawn
+            log.info("chart pictures unavailable: %s: %s", type(exc).__name__, exc)
+
+    threading.Thread(target=draw_a_point, name="chart-picture-warm-up", daemon=True).start()
 
 
 def _spec_from_controls(names: list[str], suggested: ChartSpec, run_key: str) -> tuple[ChartSpec, str]:
@@ -98,7 +145,22 @@ def render(gateway, session, run, names: list[str]) -> None:
         st.warning(f"This chart cannot be drawn: {exc}", icon=":material/bar_chart:")
         return
     kinds = {n: kind_of(c) for n, c in zip(names, spool.columns)}
-    st.altair_chart(build_chart(chart, kinds, mark), width="stretch")
+    interactive = st.toggle("Interactive", key=f"chart_interactive_{spool.operation}",
+                            help="Tooltips, zoom and pan: Vega draws the chart in the browser, which blocks the page for "
+                                 "about half a second at its first chart. Off: a picture drawn in the workbench.")
+    _draw(build_chart(chart, kinds, mark, interactive=interactive), interactive)
     covered = f"all {chart.spooled:,} rows" if chart.complete else f"the {chart.spooled:,} rows spooled so far"
     st.caption(f"Aggregated in the gateway over {covered}: {len(chart.rows):,} points"
                + (f" ({chart.note})" if chart.note else "") + ".")
+
+
+def _draw(chart: alt.Chart, interactive: bool) -> None:
+    if not interactive:
+        try:
+            st.image(chart_image(chart), width="stretch")
+            return
+        except Exception as exc:  # noqa: BLE001 - vl-convert missing or failing: Vega in the browser still draws it
+            log.warning("chart picture failed (%s: %s); drawn by Vega in the browser instead", type(exc).__name__, exc)
+            st.caption("The chart picture could not be drawn here (see the workbench log; `pip install -r "
+                       "requirements.txt` installs vl-convert-python): Vega draws it in the browser instead.")
+    st.altair_chart(chart, width="stretch")

@@ -14,7 +14,7 @@ import streamlit as st
 
 from gateway import GatewayError
 
-from . import downloads, first_run, history, parameters, results, script_results, state, tabs
+from . import completion_route, downloads, first_run, history, parameters, results, script_results, state, tabs
 from .runs import DISPLAY_LIMITS, HistoryEntry, Run, spool_dir, start_run
 from .sql_editor import sql_editor
 
@@ -195,12 +195,13 @@ def browser_address(url: str) -> str:
     return url
 
 
-def direct_completion(gateway, session) -> Optional[dict]:
-    """What the editor needs to ask REST's complete-statement itself (``url``, ``session``, ``token``), without
-    a Streamlit rerun per completion context (150-300 ms each at 10,000 tables): the same engine, reached
-    with ``fetch``. None when this process serves no REST API (rest.enabled off): then completion goes
-    through reruns, which the log says once. The credential allows complete-statement of this session only
-    and is renewed with a render once half its life has passed."""
+def direct_completion(gateway, session) -> dict:
+    """How the editor asks the completion engine itself, without a Streamlit rerun per completion context
+    (150-330 ms each at 10,000 tables): ``route``, the same-origin route on Streamlit's own server
+    (ui/completion_route.py, there by default), and ``url``, the REST API of this process (rest.enabled),
+    with ``session`` and ``token``, a credential that allows completion of this session only, renewed with a
+    render once half its life has passed. The editor takes ``route`` when there is one, else ``url``; with
+    neither, ``reason`` says why completion goes through reruns (the toolbar shows it, the log says it once)."""
     global _told_rerun_path
     held = st.session_state.get(CREDENTIAL_KEY)
     now = time.monotonic()
@@ -210,17 +211,38 @@ def direct_completion(gateway, session) -> Optional[dict]:
         found = gateway.completion_credential(session, page_origin())
     except GatewayError as exc:
         log.warning("SQL editor: no completion credential (%s); completion goes through reruns", exc.message)
-        return None
-    api = None
-    if found.get("url") and found.get("token"):
-        api = {"url": browser_address(found["url"]), "session": found["session"], "token": found["token"]}
-    elif not _told_rerun_path:
-        _told_rerun_path = True
-        log.info("SQL editor: rest.enabled is off, so completion that needs the engine goes through Streamlit "
-                 "reruns (150-300 ms per context); set rest.enabled for the direct path (docs/ui.md)")
+        return {"reason": f"no completion credential ({exc.message})"}
+    route = completion_route.route_path(found["session"]) if _route_installed(gateway) else None
+    url = browser_address(found["url"]) if found.get("url") else None
+    api = {"route": route, "url": url, "session": found["session"], "token": found["token"], "reason": None}
+    if route is None and url is None:
+        api = {"reason": "this page's server has no completion route (see the server log) and rest.enabled is off"}
+        if not _told_rerun_path:
+            _told_rerun_path = True
+            log.warning("SQL editor: completion that needs the engine goes through Streamlit reruns (150-330 ms per "
+                        "context): the completion route could not be added to Streamlit's server and rest.enabled "
+                        "is off (docs/ui.md)")
     st.session_state[CREDENTIAL_KEY] = {"session": str(session), "api": api,
                                         "renew_at": now + float(found["expires_in_s"]) / 2}
     return api
+
+
+_told_no_route = False
+
+
+def _route_installed(gateway) -> bool:
+    """The completion route on this page's Streamlit server (none in AppTest); a failure is logged once."""
+    global _told_no_route
+    from .login import served
+    if not served():
+        return False
+    if completion_route.install_route(gateway):
+        return True
+    if not _told_no_route:
+        _told_no_route = True
+        log.warning("SQL editor: the completion route could not be added to Streamlit's server (its internals "
+                    "moved?); the editor completes through REST when rest.enabled is on, else through reruns")
+    return False
 
 
 _DICTIONARY_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ui-completion-dictionary")
@@ -292,12 +314,13 @@ def result_view(gateway, session) -> None:
     """The active tab's run (or the welcome), as a fragment: a click on Run redraws this and the editor,
     not the page (its tab strip, sidebar and History cost a page rerun 100 ms and more on a loaded machine)."""
     run = st.session_state.get("current_run")
-    if run is None:
-        first_run.editor_welcome(gateway, session)
-    else:
-        if run.finished:
-            script_results.render(run)
-        results.render_run(gateway, session, run)
+    with results.area_for(results.view_of(run)):   # a new view never shows beside the last one's elements
+        if run is None:
+            first_run.editor_welcome(gateway, session)
+        else:
+            if run.finished:
+                script_results.render(run)
+            results.render_run(gateway, session, run)
 
 
 def _act(gateway, session, events: list[dict]) -> bool:

@@ -57,13 +57,13 @@ def _redeem(ticket: str) -> Optional[tuple[str, float]]:
     return found[0], found[1]
 
 
-def _base_path() -> str:
+def base_path() -> str:
     base = str(st.get_option("server.baseUrlPath") or "").strip("/")
     return f"/{base}" if base else ""
 
 
 def route_path() -> str:
-    return _base_path() + ROUTE
+    return base_path() + ROUTE
 
 
 async def _login_endpoint(request):
@@ -98,7 +98,7 @@ async def _login_endpoint(request):
     return response
 
 
-def _starlette_app():
+def streamlit_app():
     """Streamlit's Starlette application, reached through this session's WebSocket (its ASGI scope names
     the app). None in AppTest or if Streamlit's internals moved (the login then lasts per session)."""
     try:
@@ -112,7 +112,7 @@ def _starlette_app():
 
 def install_route() -> bool:
     """Add the cookie route to Streamlit's server once per process; whether it is there."""
-    app = _starlette_app()
+    app = streamlit_app()
     if app is None:
         return False
     if getattr(app.state, "workbench_login_route", False):

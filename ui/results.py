@@ -46,6 +46,41 @@ def column_labels(columns, names) -> dict:
             for name, c in zip(names, columns)}
 
 
+AREA_KEY = "result_area_place"  # which of the two places the result area draws its view in, and that view
+
+
+def view_of(run: Run | None) -> tuple:
+    """What the result area shows: the welcome, a run's live status, or a run's result (a new run, or the
+    same run once it ends, is a new view)."""
+    return ("welcome",) if run is None else (run.history_id, id(run), run.finished)
+
+
+def area_for(view: tuple):
+    """The container the result area draws ``view`` in.
+
+    The browser keeps an element of the last script run on screen until the new run puts another at its
+    place or the run ends: a running statement drawn over the last result's places left that result's grid
+    showing (stale) below the new status until the run ended (issue 31, seen for ~150 ms a run). So a new
+    view goes into the other of two places, and the first thing sent is an empty element over the place the
+    last view used, which removes it (grid, chart and all) at once. The same view drawn again stays in its
+    place, so a sort, a page or the polling redraws the grid in place instead of building it anew."""
+    held = st.session_state.get(AREA_KEY)
+    if held is None:
+        place = 0
+    elif held[0] == view:
+        place = held[1]
+    else:
+        place = 1 - held[1]
+    st.session_state[AREA_KEY] = (view, place)
+    if place == 0:
+        area = st.container()
+        st.empty()
+    else:
+        st.empty()
+        area = st.container()
+    return area
+
+
 def render_run(gateway, session, run: Run) -> None:
     """Live status while running; the result, chart and history once done."""
     if not run.finished:
@@ -65,6 +100,8 @@ def render_run(gateway, session, run: Run) -> None:
     # Only the open tab runs (its content is not drawn hidden): a chart in the hidden tab was aggregated,
     # sent and laid out again by Vega on every rerun of the grid (a sort, a filter, a page), blocking the
     # browser; the grid is not sent while the chart is shown either.
+    if run.spool and run.spool.columns and run.spool.total:
+        charts.warm_up()   # the chart's picture engine, ready by the time the Chart tab is opened
     result_tab, chart_tab = st.tabs(["Result", "Chart"], key=f"{VIEW_KEY}_{run.operation}", on_change="rerun")
     with result_tab:
         if result_tab.open is not False:

@@ -39,8 +39,8 @@ def require_chromium() -> None:
 class Workbench:
     """``streamlit run app.py`` on one data directory and port; stopped by its PID, startable again."""
 
-    def __init__(self, data_dir: Path, env: Optional[dict] = None) -> None:
-        self.data_dir, self.port = data_dir, free_port()
+    def __init__(self, data_dir: Path, env: Optional[dict] = None, script: Path = ROOT / "app.py") -> None:
+        self.data_dir, self.port, self.script = data_dir, free_port(), script
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = env or {}
         self.process: Optional[subprocess.Popen] = None
@@ -54,7 +54,7 @@ class Workbench:
                    WORKBENCH_SPARK_CONF=SPARK_CONF, **self.env)
         with open(log_path, "w") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.address", "127.0.0.1",
+                [sys.executable, "-m", "streamlit", "run", str(self.script), "--server.address", "127.0.0.1",
                  "--server.port", str(self.port), "--server.headless", "true",
                  "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -85,10 +85,11 @@ class Workbench:
 
 
 @contextmanager
-def running_workbench(data_dir: Path, env: Optional[dict] = None) -> Iterator[Workbench]:
-    """A started ``Workbench`` (Chromium checked first), stopped on the way out."""
+def running_workbench(data_dir: Path, env: Optional[dict] = None, script: Path = ROOT / "app.py") -> Iterator[Workbench]:
+    """A started ``Workbench`` (Chromium checked first), stopped on the way out; ``script``: another
+    Streamlit script than the app (a test's own)."""
     require_chromium()
-    bench = Workbench(data_dir, env)
+    bench = Workbench(data_dir, env, script)
     bench.start()
     try:
         yield bench

@@ -24,7 +24,9 @@ NOT_OVER_REST = {"iter_results": "a loop over fetch_results; HTTP clients page w
                  "as_user": "REST routes get the user-scoped gateway from service_of, which calls it",
                  "api": "a feature's protocol, reached in process; its own REST routes call it",
                  "completion_credential": "the UI's SQL editor credential for REST complete-statement; an HTTP "
-                                          "client already holds a token"}
+                                          "client already holds a token",
+                 "complete_with_credential": "the UI's own completion route; over REST the same credential "
+                                             "calls complete-statement"}
 
 
 def _parameters(function) -> list[str]:

@@ -143,14 +143,40 @@ def test_cors_answers_only_the_credentials_origin_and_only_for_completion(server
     assert "access-control-allow-origin" not in answer.headers
 
 
-def test_no_credential_is_minted_without_a_rest_api(config, tmp_path_factory):
-    """A gateway that serves no REST API (rest.enabled off) hands out no credential: the editor uses reruns."""
-    from gateway import GatewayService
+def test_without_a_rest_api_the_credential_serves_complete_with_credential_only(config, tmp_path_factory):
+    """A gateway that serves no REST API (rest.enabled off) still mints the credential, with no REST address:
+    the UI's own route (ui/completion_route.py) answers through ``complete_with_credential``, which holds it
+    to the same rules as REST: its session, its scope, its expiry, as its user."""
+    from gateway import AuthenticationError, GatewayService, InvalidRequestError
     from gateway.store import default_url
     service = GatewayService(config.with_overrides(store__url=default_url(tmp_path_factory.mktemp("no-rest-store"))))
     try:
         session = service.open_session(name="no-rest")
+        other = service.open_session(name="no-rest-other")
+        service.configure_session(session, "CREATE TEMPORARY VIEW own_route_view AS SELECT 1 AS own_route_col")
         found = service.completion_credential(session, ORIGIN)
-        assert found["url"] is None and found["token"] is None and found["session"] == str(session)
+        assert found["url"] is None and found["token"].startswith("wbs_") and found["session"] == str(session)
+        request = {"statement": "SELECT * FROM ", "position": 14, "details": True}
+        answer = service.complete_with_credential(found["token"], session, request)
+        assert "own_route_view" in answer["candidates"]
+        assert {"value": "own_route_view", "kind": "temporary view"}.items() <= next(
+            c for c in answer["candidateDetails"] if c["value"] == "own_route_view").items()
+        assert "candidateDetails" not in service.complete_with_credential(found["token"], session,
+                                                                          dict(request, details=False))
+        principal = service.whoami()
+        expired, _ = SESSION_CREDENTIALS.mint(principal, str(session), COMPLETION_SCOPE, ttl_s=0)
+        other_scope, _ = SESSION_CREDENTIALS.mint(principal, str(session), "something-else", ttl_s=600)
+        refused = {"another session": (found["token"], other), "expired": (expired, session),
+                   "unknown": ("wbs_" + "A" * 43, session), "another scope": (other_scope, session),
+                   "no credential": ("", session), "not a credential": (None, session),
+                   "an API token's shape": ("wbt_" + "A" * 43, session)}
+        for case, (token, target) in refused.items():
+            with pytest.raises(AuthenticationError):
+                service.complete_with_credential(token, target, request)
+        # A good credential with a bad request: what is wrong is said, nothing is answered.
+        for bad in ([], {"statement": "SELECT "}, {"statement": 1, "position": 0},
+                    {"statement": "SELECT ", "position": -1}, dict(request, details="yes")):
+            with pytest.raises(InvalidRequestError):
+                service.complete_with_credential(found["token"], session, bad)
     finally:
         service.shutdown(stop_spark=False)

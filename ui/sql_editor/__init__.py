@@ -4,8 +4,9 @@ Why our own component: streamlit-ace 0.1.1 has no hook for custom completions, a
 streamlit-code-editor takes one static ``completions`` list, so candidates cannot depend on
 the cursor (tables after FROM, the columns of ``o.`` after an alias). This component asks
 Python for the session's dictionary once (tables, functions, keywords) and completes in the
-browser from it; what depends on the statement it asks the gateway's engine through REST's
-complete-statement with ``fetch`` (a session-scoped credential), or, without REST, through a rerun.
+browser from it; what depends on the statement it asks the gateway's engine with ``fetch`` (a session-scoped
+credential): on Streamlit's own server (ui/completion_route.py, the default), else through REST's
+complete-statement, else (visibly) through a rerun.
 It sends its text only on an action, on Ctrl+Enter or after a pause in typing.
 Ace 1.45 (BSD licence) is vendored in ``frontend/ace`` so it works without internet.
 """
@@ -34,8 +35,9 @@ def sql_editor(text: str, version: int, *, completions: Optional[dict] = None, c
     answers a request for the columns of some tables (``{"id", "columns": {table: [...]}}``).
     ``tab`` names the editor tab whose text this is (events carry it back); ``running`` says a
     statement of this tab runs (the toolbar shows it); ``seen`` lists the event ids Python has acted on;
-    ``completion_api`` (``{"url", "session", "token"}``) lets the browser ask REST's complete-statement itself
-    (no rerun per completion context); without it, completion requests go through reruns.
+    ``completion_api`` (``{"route", "url", "session", "token", "reason"}``, see ``editor_panel.direct_completion``)
+    lets the browser ask the engine itself, on the same-origin ``route`` or REST's ``url`` (no rerun per
+    completion context); without either, completion requests go through reruns and ``reason`` says why.
     ``on_change`` is called (no arguments) when a new event arrives, before the rerun it causes.
     """
     return _component(text=text, version=version, completions=completions, columns=columns,

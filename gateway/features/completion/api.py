@@ -5,7 +5,9 @@ which lists the built-in features' protocols in ``GatewayContract``); its REST r
 """
 from __future__ import annotations
 
-from typing import Optional, Protocol, runtime_checkable
+from typing import Any, Optional, Protocol, runtime_checkable
+
+from gateway.api.calls import without_principal
 
 from gateway.models import Candidate
 from gateway.handles import SessionHandle
@@ -39,3 +41,11 @@ class CompletionApi(Protocol):
         editor's direct path, without a page rerun): ``token``, ``expires_in_s``, ``session``, and ``url``,
         the REST API of this process (None when rest.enabled is off). ``origin``: the browser page that
         may call it across origins (``scheme://host[:port]``)."""
+
+    @without_principal
+    def complete_with_credential(self, credential: str, session: SessionHandle, request: Any) -> dict:
+        """The SQL editor's direct path without REST (a route on Streamlit's own server): the answer of
+        ``complete-statement`` to ``request`` (``{"statement", "position", "details"}``, REST's JSON body) for
+        ``session``, as the user of ``credential``, a live credential of ``completion_credential`` for that
+        session. Any other credential (unknown, expired, of another session or scope) is refused
+        (AuthenticationError, 401), before the request is read."""

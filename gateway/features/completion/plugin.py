@@ -6,10 +6,11 @@ import logging
 import re
 
 from gateway.api.plugins import Feature
-from gateway.errors import InvalidRequestError
-from gateway.identity import COMPLETION_SCOPE, SESSION_CREDENTIALS, required_principal
+from gateway.errors import AuthenticationError, InvalidRequestError
+from gateway.identity import COMPLETION_SCOPE, SESSION_CREDENTIAL_PREFIX, SESSION_CREDENTIALS, acting_as, required_principal
 from gateway.features.completion.api import CompletionApi
 from gateway.features.completion.completer import Completer
+from gateway.features.completion.schemas import answer, read_request
 from gateway.models import Candidate
 
 log = logging.getLogger(__name__)
@@ -48,7 +49,8 @@ class CompletionFeature(Feature):
         return {"complete_statement": self.complete_statement, "complete_candidates": self.complete_candidates,
                 "warm_completion": self.warm_completion, "refresh_completion": self.refresh_completion,
                 "completion_dictionary": self.completion_dictionary,
-                "completion_credential": self.completion_credential}
+                "completion_credential": self.completion_credential,
+                "complete_with_credential": self.complete_with_credential}
 
     def complete_statement(self, session, statement: str, position: int) -> list[str]:
         return [c.value for c in self.complete_candidates(session, statement, position)]
@@ -75,13 +77,21 @@ class CompletionFeature(Feature):
                                       f"(e.g. http://127.0.0.1:8501), or none")
         handle = str(self.host.session(session).handle)  # the caller's own session, else SessionNotFoundError
         principal = required_principal("a completion credential")
-        from gateway.rest.server import rest_url_of
-        url = rest_url_of(self.host)
-        if url is None:  # no REST API in this process: nothing a credential could be used for
-            return {"token": None, "expires_in_s": CREDENTIAL_TTL_S, "session": handle, "url": None}
         token, _ = SESSION_CREDENTIALS.mint(principal, handle, COMPLETION_SCOPE, CREDENTIAL_TTL_S,
                                             origin.lower() if origin else None)
-        return {"token": token, "expires_in_s": CREDENTIAL_TTL_S, "session": handle, "url": url}
+        from gateway.rest.server import rest_url_of
+        # Minted with or without REST: the UI's own route (ui/completion_route.py) takes it too.
+        return {"token": token, "expires_in_s": CREDENTIAL_TTL_S, "session": handle, "url": rest_url_of(self.host)}
+
+    def complete_with_credential(self, credential, session, request) -> dict:
+        if not isinstance(credential, str) or not credential.startswith(SESSION_CREDENTIAL_PREFIX):
+            raise AuthenticationError("completion needs the editor's session credential (Authorization: Bearer "
+                                      "wbs_…): reload the page for a new one")
+        principal = SESSION_CREDENTIALS.check(credential, str(session), COMPLETION_SCOPE)
+        statement, position, details = read_request(request)
+        with acting_as(principal):  # the boundary: as that user, its own session only
+            found = self.host.complete_candidates(session, statement, position)
+        return answer(found, details)
 
     def rest_routers(self):
         from gateway.features.completion.rest import router

@@ -8,9 +8,8 @@ from typing import List, Optional
 from fastapi import APIRouter, Query, Request
 from starlette.concurrency import run_in_threadpool
 
-from gateway import InvalidRequestError
 from gateway.rest.deps import service_of
-from gateway.features.completion.schemas import CompleteStatementResponse
+from gateway.features.completion.schemas import CompleteStatementResponse, answer, read_request
 
 router = APIRouter(tags=["statements"])
 
@@ -22,25 +21,19 @@ async def complete_statement(request: Request, session_handle: str,
                              position: Optional[int] = Query(None, ge=0, description="Cursor offset in it."),
                              details: bool = Query(False, description="Also each candidate's kind and detail.")):
     """Flink sends ``{"statement", "position"}`` as a body of this GET; query parameters work too."""
+    data = None
     if statement is None or position is None:
         raw = await request.body()
         try:
             data = json.loads(raw) if raw else {}
         except ValueError:
-            data = None
-        if not isinstance(data, dict):
-            raise InvalidRequestError("the request body of complete-statement must be a JSON object")
-        statement = data.get("statement", statement)
-        position = data.get("position", position)
-    if not isinstance(statement, str) or isinstance(position, bool) or not isinstance(position, int) or position < 0:
-        raise InvalidRequestError("complete-statement needs statement (text) and position (a whole number >= 0), "
-                                  "as query parameters or as a JSON body")
+            data = []  # not JSON: read_request says what it must be
+    statement, position, details = read_request(data, statement, position, details)
     service = service_of(request)
-    if not details:
-        candidates = await run_in_threadpool(service.complete_statement, session_handle, statement, position)
-        return {"candidates": candidates}
+    if not details:  # Flink's answer: the candidates' text only
+        return {"candidates": await run_in_threadpool(service.complete_statement, session_handle, statement, position)}
     found = await run_in_threadpool(service.complete_candidates, session_handle, statement, position)
-    return {"candidates": [c.value for c in found], "candidateDetails": [c.to_json() for c in found]}
+    return answer(found, details)
 
 
 @router.post("/sessions/{session_handle}/completion/warm", response_model=dict)

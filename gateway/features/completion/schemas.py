@@ -1,10 +1,18 @@
-"""The completion feature's REST bodies: the candidates of a completion (served by ``rest.py`` beside it)."""
+"""The completion feature's REST bodies: the candidates of a completion (served by ``rest.py`` beside it).
+
+A request, read and answered the same way on every HTTP path that serves one: REST's ``complete-statement``
+and the SQL editor's same-origin route on Streamlit's own server (ui/completion_route.py, through the call
+``complete_with_credential``). A request is the JSON object ``{"statement", "position", "details"}`` (REST also
+takes them as query parameters), the answer a ``CompleteStatementResponse`` as JSON.
+"""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 from pydantic import Field
 
+from gateway.errors import InvalidRequestError
+from gateway.models import Candidate
 from gateway.rest.schemas import Body
 
 
@@ -19,3 +27,29 @@ class CompleteStatementResponse(Body):
     candidateDetails: Optional[list[CandidateDetail]] = Field(
         None, description="With details=true: each candidate's kind (table, column, function, …) and detail "
                           "(column type, function signature).")
+
+
+def read_request(data: Any, statement: Optional[str] = None, position: Optional[int] = None,
+                 details: bool = False) -> tuple[str, int, bool]:
+    """``(statement, position, details)`` of a request: the JSON body ``data`` (None: no body), over the
+    query's ``statement`` and ``position`` where the body names them; InvalidRequestError when it is not
+    a statement (text) with a position in it (a whole number >= 0)."""
+    if data is not None:
+        if not isinstance(data, dict):
+            raise InvalidRequestError("the request body of complete-statement must be a JSON object")
+        statement = data.get("statement", statement)
+        position = data.get("position", position)
+        details = data.get("details", details)
+    if not isinstance(statement, str) or isinstance(position, bool) or not isinstance(position, int) or position < 0:
+        raise InvalidRequestError("complete-statement needs statement (text) and position (a whole number >= 0), "
+                                  "as query parameters or as a JSON body")
+    if not isinstance(details, bool):
+        raise InvalidRequestError("complete-statement's details is true or false")
+    return statement, position, details
+
+
+def answer(found: list[Candidate], details: bool) -> dict:
+    """The JSON answer for the candidates ``found``: their values, and with ``details`` kind and detail."""
+    if not details:
+        return {"candidates": [c.value for c in found]}
+    return {"candidates": [c.value for c in found], "candidateDetails": [c.to_json() for c in found]}

@@ -4,8 +4,10 @@
 // format), on Ctrl+Enter, on a debounce after typing stops, and when it asks for completions:
 // typing does not rerun the page on every keystroke. Completion candidates come from the gateway's
 // engine (the one REST's complete-statement uses), one request per completion context, cached here:
-// with fetch() straight to REST when Python hands over a session credential (args.completion_api),
-// else through a Streamlit rerun (setComponentValue -> script run -> args.completions), 150-300 ms.
+// with fetch() when Python hands over a session credential (args.completion_api): a POST to the route on
+// Streamlit's own server (ui/completion_route.py, same origin, the default) or a GET of REST's
+// complete-statement; else, visibly, through a Streamlit rerun (setComponentValue -> script run ->
+// args.completions), 150-330 ms.
 (function () {
   "use strict";
 
@@ -231,49 +233,66 @@
     rerunRequest(context, key, callback, null);
   }
 
-  // --- the direct path: REST's complete-statement with fetch(), no rerun -------------------------------
-  // Python hands over {url, session, token}: the REST API of this process and a credential that allows
-  // GET complete-statement of this session only. When it fails (refused, expired, unreachable) the popup
-  // is answered through a rerun, and the toolbar and the console say why; a refused credential is not used
-  // again until a render brings a new one (the rerun asks Python for one).
-  const MAX_QUERY_CHARS = 6000;     // the request line stays well inside what servers accept
+  // --- the direct path: fetch(), no rerun ------------------------------------------------------------------
+  // Python hands over {route, url, session, token}: the completion route on Streamlit's own server (same
+  // origin; POST with a JSON body, so a statement of any length fits) and/or the REST API of this process
+  // (GET complete-statement), and a credential that allows completion of this session only. The route is
+  // taken when there is one. When it fails (refused, expired, unreachable) the popup is answered through a
+  // rerun, and the toolbar and the console say why; a refused credential is not used again until a render
+  // brings a new one (the rerun asks Python for one).
+  const MAX_QUERY_CHARS = 6000;     // REST's GET: the request line stays well inside what servers accept
+  const MAX_POST_CHARS = 200000;    // the route's POST: a longer script sends the statement at the cursor
   const DIRECT_TIMEOUT_MS = 8000;   // an unreachable API (another machine's 127.0.0.1) must not hold the popup
-  let completionApi = null;         // {url, session, token} or null: reruns only
+  let completionApi = null;         // {route, url, session, token} or null: reruns only
   let completionApiToken = null;    // the token last handed over (a new one re-enables the direct path)
   let directInFlight = null;        // {controller, callback} of the latest direct request
   let directFailure = null;         // why the direct path failed, until a render brings a new credential
-  const completionRoutes = { direct: 0, rerun: 0, direct_errors: 0, last_error: null };
+  const completionRoutes = { direct: 0, rerun: 0, direct_errors: 0, last_error: null, rerun_reason: null };
   window.sqlEditorCompletionRoutes = function () {
-    return Object.assign({ configured: !!completionApi }, completionRoutes);
+    return Object.assign({ configured: !!completionApi,
+                           path: completionApi ? (completionApi.route ? "route" : "rest") : null }, completionRoutes);
   };
-  function completionNote(text) {
-    const note = document.getElementById("completion-note");
+  function toolbarNote(id, text) {   // a short note in the toolbar (its whole text as the tooltip), or none
+    const note = document.getElementById(id);
     if (!note) return;
     note.textContent = text || "";
     note.title = text || "";
     note.style.display = text ? "inline-block" : "none";
   }
+  function completionNote(text) { toolbarNote("completion-note", text); }
   function directRequest(context, key, callback) {
     if (directInFlight) { directInFlight.controller.abort(); directInFlight.callback(null, []); directInFlight = null; }
+    const api = completionApi;
     let statement = context.text, position = context.position;
-    if (encodeURIComponent(statement).length > MAX_QUERY_CHARS) {
+    const tooLong = api.route ? function (t) { return t.length > MAX_POST_CHARS; }
+                              : function (t) { return encodeURIComponent(t).length > MAX_QUERY_CHARS; };
+    if (tooLong(statement)) {
       const around = statementAround(statement, position);  // a long script: its statement at the cursor
       statement = around.text; position = around.cursor;
     }
-    if (encodeURIComponent(statement).length > MAX_QUERY_CHARS) {
-      console.info("SQL editor: this statement is too long for a completion request's address; asking through the page");
+    if (tooLong(statement)) {
+      console.info("SQL editor: this statement is too long for a completion request's address (REST's GET); " +
+                   "asking through the page");
       rerunRequest(context, key, callback, null);
       return;
     }
-    const api = completionApi;
     const controller = new AbortController();
     const mine = { controller: controller, callback: callback };
     directInFlight = mine;
     const timer = setTimeout(function () { controller.abort(); }, DIRECT_TIMEOUT_MS);
-    const address = api.url + "/v2/sessions/" + encodeURIComponent(api.session) + "/complete-statement?details=true" +
-      "&position=" + position + "&statement=" + encodeURIComponent(statement);
-    fetch(address, { headers: { "Authorization": "Bearer " + api.token }, signal: controller.signal,
-                     cache: "no-store", credentials: "omit" })
+    let request;
+    if (api.route) {   // same origin: the page's own server (ui/completion_route.py)
+      request = fetch(api.route, { method: "POST", signal: controller.signal, cache: "no-store",
+                                   credentials: "same-origin",
+                                   headers: { "Authorization": "Bearer " + api.token, "Content-Type": "application/json" },
+                                   body: JSON.stringify({ statement: statement, position: position, details: true }) });
+    } else {
+      const address = api.url + "/v2/sessions/" + encodeURIComponent(api.session) + "/complete-statement?details=true" +
+        "&position=" + position + "&statement=" + encodeURIComponent(statement);
+      request = fetch(address, { headers: { "Authorization": "Bearer " + api.token }, signal: controller.signal,
+                                 cache: "no-store", credentials: "omit" });
+    }
+    request
       .then(function (response) {
         if (response.ok) return response.json();
         return response.json().catch(function () { return {}; }).then(function (body) {
@@ -301,7 +320,8 @@
         if (error.name === "AbortError") completionRoutes.last_error = "no answer in " + DIRECT_TIMEOUT_MS / 1000 + " s";
         completionApi = null;  // not used again until a render brings a new credential (the rerun asks for one)
         directFailure = completionRoutes.last_error;
-        console.warn("SQL editor: direct completion (REST complete-statement) failed: " + completionRoutes.last_error +
+        console.warn("SQL editor: direct completion (" + (api.route ? "the page's completion route" : "REST complete-statement") +
+                     ") failed: " + completionRoutes.last_error +
                      "; answered through the page instead");
         completionNote("\u26A0 Completion: the direct path failed (" + completionRoutes.last_error.slice(0, 120) +
                        "); answered through the page");
@@ -348,15 +368,19 @@
 
   // The direct path's settings come with every render; a new token re-enables it after a failure.
   function receiveCompletionApi(api) {
-    if (!api || !api.url || !api.token) {
-      if (completionApi === null && completionApiToken === null && !window.__sqlEditorToldRerun) {
-        window.__sqlEditorToldRerun = true;
-        console.info("SQL editor: no direct completion path (the workbench serves no REST API: rest.enabled is " +
-                     "off); completion that needs the engine goes through page reruns");
+    if (!api) { completionApi = null; return; }  // the start-up editor (ui/startup.py): no engine to ask yet
+    if (!api.token || !(api.route || api.url)) {
+      const reason = api.reason || "the workbench handed over no completion credential";
+      if (completionRoutes.rerun_reason !== reason) {
+        completionRoutes.rerun_reason = reason;
+        console.info("SQL editor: no direct completion path (" + reason + "); completion that needs the engine " +
+                     "goes through page reruns");
+        completionNote("\u24D8 Completion through page reruns: " + reason.slice(0, 160));
       }
       completionApi = null;
       return;
     }
+    if (completionRoutes.rerun_reason !== null) { completionRoutes.rerun_reason = null; completionNote(""); }
     if (api.token === completionApiToken && completionApi === null) return;  // refused before: wait for a new one
     if (api.token !== completionApiToken) directFailure = null;  // the note stays until a direct answer comes
     completionApiToken = api.token;
@@ -371,23 +395,51 @@
   }
 
   // While the dictionary is loading (a cold session, or a new listing after DDL), ask again now and
-  // then: each ask is a rerun that ships it once it is there. Bounded; meanwhile the old dictionary
-  // (or, before the first one, round trips) answers.
+  // then: each ask is a rerun that ships it once it is there. Meanwhile the old dictionary (or, before the
+  // first one, the engine per context) answers. The asks slow down to one per 15 s and end after
+  // DICTIONARY_GIVE_UP_MS (10,000 tables on a loaded machine took over 3.5 minutes, when 30 asks had run
+  // out and the editor gave up silently); past 10 s the toolbar says the catalog is still loading, and
+  // when the editor stops asking, that a reload asks again.
+  const DICTIONARY_GIVE_UP_MS = 20 * 60 * 1000;
   let dictionaryAsks = 0;
   let dictionaryTimer = null;
+  let dictionaryAskSince = null;
+  function dictionaryNote(text) { toolbarNote("dictionary-note", text); }
+  window.sqlEditorDictionaryWait = function () {
+    return { asks: dictionaryAsks, waiting_ms: dictionaryAskSince === null ? null : Date.now() - dictionaryAskSince };
+  };
   function askForDictionary() {
-    if (dictionaryTimer || dictionaryAsks >= 30) return;
+    if (dictionaryTimer) return;
+    if (dictionaryAskSince === null) dictionaryAskSince = Date.now();
+    const waited = Date.now() - dictionaryAskSince;
+    if (waited > DICTIONARY_GIVE_UP_MS) {
+      dictionaryNote("\u26A0 Completion: the catalog's list did not arrive in " + Math.round(waited / 60000) +
+                     " min; names come from the engine per context. Reload the page to ask again");
+      console.warn("SQL editor: stopped asking for the completion dictionary after " + dictionaryAsks + " asks");
+      return;
+    }
+    if (waited > 10000) {
+      dictionaryNote("\u23F3 Completion: loading the catalog's list (" + Math.round(waited / 1000) +
+                     " s); meanwhile names come from the engine per context");
+    }
     dictionaryTimer = setTimeout(function () {
       dictionaryTimer = null;
       dictionaryAsks += 1;
       post({ id: nonce + "-d" + (++counter), action: "dictionary" });
-    }, Math.min(8000, 500 * Math.pow(1.6, dictionaryAsks)));  // 0.5 s, 0.8 s, 1.3 s, … 8 s
+    }, Math.min(15000, 500 * Math.pow(1.6, dictionaryAsks)));  // 0.5 s, 0.8 s, 1.3 s, … 15 s
   }
 
   function receiveDictionary(args) {
+    if (args.dict_fp && dictionaryAskSince !== null) {  // Python has it (shipped now, or held here already)
+      dictionaryAsks = 0;
+      dictionaryAskSince = null;
+      dictionaryNote("");
+    }
     if (!args.dictionary) { if (!args.dict_fp) askForDictionary(); return; }
     if (args.dict_fp === dictFp) return;
     dictionaryAsks = 0;
+    dictionaryAskSince = null;
+    dictionaryNote("");
     dictionary = args.dictionary;
     dictFp = args.dict_fp;
     columnCache.clear();
