@@ -4,27 +4,18 @@ executor the cluster's worker started. The suite's worker gives its one core to 
 test adds a worker of its own (1 core, 1 GB) to the same master and stops it by its PID at the end."""
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
 import time
-import urllib.request
 
 import pytest
 
+from cluster.conftest import _json
 from conftest import ROOT
 from ports import free_port
 
 START_S = 600  # an engine JVM and its executor on a loaded 2-core machine
-
-
-def _json(url: str):
-    try:
-        with urllib.request.urlopen(url, timeout=10) as response:
-            return json.loads(response.read())
-    except (OSError, ValueError):
-        return None
 
 
 def _wait(what: str, predicate, timeout_s: float, log=None):
