@@ -70,6 +70,7 @@ class BuiltinFunctions:
         self._usages: dict[str, str] = {}
         self._signatures: dict[str, str] = {}
         self._details_error: Optional[Exception] = None
+        self._details_have_classes = False  # the JVM registry was read, not only DESCRIBE FUNCTION
 
     # -- names: at once ------------------------------------------------------------------------------
 
@@ -83,10 +84,17 @@ class BuiltinFunctions:
     # -- details: in the background --------------------------------------------------------------------
 
     def load_details_in_background(self, spark) -> threading.Thread:
-        """Start loading classes and usage text unless loaded or loading; a failed load starts again."""
+        """Start loading classes and usage text unless loaded or loading; a failed load starts again.
+
+        A process can hold sessions of both kinds (an embedded Spark and a Spark Connect engine): a load
+        made without the JVM has no expression classes, so the first session with a JVM loads again
+        rather than reading the JVM-less load's empty classes for the rest of the process.
+        """
         with self._details_lock:
             loader = self._details_loader
-            if loader is None or (not loader.is_alive() and self._details_error is not None):
+            finished = loader is not None and not loader.is_alive()
+            if loader is None or (finished and self._details_error is not None) or (
+                    finished and not self._details_have_classes and supports(spark, Capability.JVM)):
                 self._details_error = None
                 loader = self._details_loader = threading.Thread(
                     target=self._load_details, args=(spark,), daemon=True, name="builtin-functions")
@@ -101,6 +109,7 @@ class BuiltinFunctions:
                     classes.setdefault(entry.class_name, []).append(entry.name)
                     self._record_usage(entry.name, entry.usage)
                 self._classes = {cls: sorted(set(names)) for cls, names in classes.items()}
+                self._details_have_classes = True
             else:  # Spark Connect and other clients without a JVM: slower, and no expression classes
                 for name in sorted(self.names(spark)):
                     self._record_usage(name, self._describe(spark, name))
@@ -139,6 +148,8 @@ class BuiltinFunctions:
             return {}
         loader = self.load_details_in_background(spark)
         loader.join()
+        if self._details_error is None and not self._details_have_classes:  # joined a JVM-less load
+            self.load_details_in_background(spark).join()
         if self._details_error is not None:
             raise GatewayError(f"Spark's built-in function registry could not be read: {self._details_error}")
         return self._classes

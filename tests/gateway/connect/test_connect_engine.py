@@ -143,6 +143,26 @@ def test_compiled_plans_work_through_the_public_api(connect_gateway, connect_ses
     assert fetch_all(connect_gateway, connect_session, op)[0] == [[7]]
 
 
+def test_an_embedded_plan_pins_operators_after_a_connect_session_loaded_the_builtins(
+        connect_gateway, connect_session, gateway, session, monkeypatch):
+    """One process, both engines: the connect session's JVM-less load of the built-ins (no expression
+    classes) must not leave the embedded session's compiled plans without their operators (a CI failure:
+    the golden plans lost ``>``, ``=`` and gained ``decimal`` once a connect test ran first in the process)."""
+    from gateway.core import functions as functions_module
+    from gateway.core.functions import BuiltinFunctions
+
+    fresh = BuiltinFunctions(describe=lambda spark, name: "")  # the connect path's usage text is not at issue
+    monkeypatch.setattr(functions_module, "BUILTINS", fresh)
+    connect_spark = connect_gateway.sessions.get(connect_session).spark
+    assert fresh.classes(connect_spark) == {}  # no JVM behind Spark Connect
+    fresh.load_details_in_background(connect_spark)  # as completion and the function browser start it
+    assert fresh.wait_details(120) and fresh.usage("upper") == ""
+    plan = gateway.compile_plan(session, "SELECT upper('a') AS u FROM range(3) WHERE id > 1")
+    pinned = {f["name"] for f in plan["functions"]}
+    assert {">", "upper"} <= pinned and "decimal" not in pinned, pinned
+    assert "org.apache.spark.sql.catalyst.expressions.Upper" in fresh.classes(gateway.sessions.get(session).spark)
+
+
 @pytest.mark.parametrize("overwrite", [
     "INSERT OVERWRITE kept_rows SELECT 2",
     # the leading words do not show the write: without Catalyst the analysis must (a silent unstaged write else)
