@@ -81,6 +81,20 @@ class BuiltinFunctions:
                 self._names = frozenset(self._load_names(spark))
             return self._names
 
+    def load_names_in_background(self, spark) -> None:
+        """Start loading the names unless loaded: a session opens without waiting for them (on a cold managed
+        engine ``SHOW SYSTEM FUNCTIONS`` took seconds), and they are there by the time completion asks."""
+        if self._names is not None:
+            return
+
+        def load() -> None:
+            try:
+                self.names(spark)
+            except Exception:  # noqa: BLE001 - the next caller of names() loads them and sees the error
+                log.debug("loading the built-in function names in the background failed", exc_info=True)
+
+        threading.Thread(target=load, daemon=True, name="builtin-function-names").start()
+
     # -- details: in the background --------------------------------------------------------------------
 
     def load_details_in_background(self, spark) -> threading.Thread:

@@ -16,10 +16,11 @@ class CoreModule(Module):
 
     def __init__(self, name: str, spark) -> None:
         super().__init__(name, spark.version)
-        self._names = _builtin_names(spark)
+        self.spark = spark  # the session's (ModuleManager.rebind follows a new one)
 
     def list_functions(self) -> list[str]:
-        return sorted(self._names)
+        # asked when needed, not at the session's start: the process's one cache of them (gateway/core/functions.py)
+        return sorted(_builtin_names(self.spark))
 
     def _definition(self, name: str) -> FunctionDefinition:
         return FunctionDefinition(name=name, module=self.name, module_type=self.type, version=self.version,

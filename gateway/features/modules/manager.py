@@ -172,6 +172,9 @@ class ModuleManager:
             if spark is self.spark:
                 return
             self.spark, self._registered, self._saved_path_enabled = spark, {}, _UNSET
+            for module in self._modules.values():
+                if getattr(module, "provides_builtins", False):
+                    module.spark = spark
             try:
                 self._apply(self._modules, self._used)
             except Exception:  # noqa: BLE001 - the session goes on with the built-ins; the log says why
@@ -197,6 +200,8 @@ class ModuleManager:
 
     def _winners(self, modules: dict[str, Module], used: list[str]) -> dict[str, FunctionDefinition]:
         """Function name -> definition to register (winners from modules that are not built-ins)."""
+        if all(getattr(modules[name], "provides_builtins", False) for name in used):
+            return {}  # core alone (every session's start): nothing to register, no built-in name to read
         taken: set[str] = set()
         wanted: dict[str, FunctionDefinition] = {}
         builtins = _builtin_names(self.spark)
@@ -222,10 +227,13 @@ class ModuleManager:
 
     def _apply(self, modules: dict[str, Module], used: list[str]) -> None:
         wanted = self._winners(modules, used)
-        builtins = _builtin_names(self.spark)
         current = self._registered
         drop = [f for f in current if f not in wanted or _key(current[f]) != _key(wanted[f])]
         create = [f for f in wanted if f not in current or _key(current[f]) != _key(wanted[f])]
+        if not (drop or create or current):  # nothing registered, before or now: no built-in names needed
+            self._restore_path()
+            return
+        builtins = _builtin_names(self.spark)
         if any(f in builtins for f in drop):
             self._set_path(session_first=True)  # a shadowing function is found (and dropped) only so
         for function in drop:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Optional
 
 from gateway.config import Setting
+from gateway.core.functions import builtin_functions
 from gateway.errors import ConfigurationError, GatewayError
 from gateway.api.plugins import Access, Feature, PageSpec, StatementSpec
 from gateway.features.modules.api import ModulesApi
@@ -96,6 +97,8 @@ class ModulesFeature(Feature):
         manager = session.extensions[self.name] = ModuleManager(session.spark, self.registry)
         for name, props in self.specs:
             manager.load(name, props)
+        # core alone reads no built-in names (lazy); they load meanwhile, for completion and the function browser
+        builtin_functions().load_names_in_background(session.spark)
 
     def close_session(self, session) -> None:
         manager = session.extensions.pop(self.name, None)
