@@ -3,7 +3,10 @@ every page, close), each engine a Spark Connect server started by the gateway wi
 
 - cold start to first row: a user's first session starts their engine, then ``SELECT 1``'s row;
 - pooled attach to first row: the same with ``engine.pool_size = 1`` and the pooled engine up;
-- ``SELECT 1`` median and p95 on a managed engine and on ``embedded`` (the driver in this process);
+- ``SELECT 1`` median and p95 on a managed engine and on ``embedded`` (the driver in this process), and its phases:
+  the same managed engine through the plain ``connect`` path (``engine.kind = connect`` at its address) and the
+  gateway's one round trip (the ExecutePlan it sends) through pyspark's client alone, interleaved;
+- the cold session's start: the seconds of each feature's session hook (``--skip-users`` to stop there);
 - U users x 2 sessions on share level ``server`` and on ``user``: memory per engine (RSS of its JVM) and
   ``SELECT 1`` p95 while each user's other session runs a background scan.
 
@@ -85,6 +88,64 @@ def select_one(gateway, handle, runs: int) -> tuple[float, float]:
             timings.append((time.perf_counter() - start) * 1000)
     timings.sort()
     return statistics.median(timings), timings[max(0, int(len(timings) * 0.95) - 1)]
+
+
+def timed_hooks(gateway) -> dict:
+    """Wrap each feature's session hook to record its seconds (the cold session's start, by feature)."""
+    seconds: dict = {}
+    for name, feature in gateway.features.items():
+        def hook(session, _name=name, _open=feature.open_session):
+            began = time.perf_counter()
+            try:
+                _open(session)
+            finally:
+                seconds[_name] = seconds.get(_name, 0.0) + time.perf_counter() - began
+        feature.open_session = hook
+    return seconds
+
+
+def select_one_phases(managed, handle, principal, runs: int) -> None:
+    """Where a managed SELECT 1 goes, interleaved on one engine: the managed gateway; the plain connect path (a
+    gateway with engine.kind = connect at the engine's address); the gateway's one ExecutePlan through pyspark's
+    client alone (the server and gRPC). Managed minus connect is what managing adds per statement."""
+    from gateway.spark.connect import StatementResult, connect_root_at, new_connect_session, query_dataframe
+
+    with acting_as(principal):
+        engine_id = managed.sessions.get(handle).engine_id
+    address = next(e["address"] for e in managed.engines.list() if e["engine_id"] == engine_id)
+    connect = GatewayService(config("connect", f"sqlite:///{tempfile.mkdtemp(prefix='bench-store-')}/wb.db",
+                                    engine__kind="connect", engine__url=address))
+    client = new_connect_session(connect_root_at(address))
+
+    def round_trip():
+        result = StatementResult.of(query_dataframe(client, "SELECT 1"))
+        try:
+            assert [batch.num_rows for batch, _ in result] == [1]
+        finally:
+            result.close()
+
+    try:
+        with acting_as(LOCAL_PRINCIPAL):
+            connect_handle = connect.open_session(name="connect-path")
+        calls = {"managed gateway": lambda: first_row(managed, handle),
+                 "connect gateway, same engine": lambda: first_row(connect, connect_handle),
+                 "pyspark's client, one ExecutePlan": round_trip}
+        principals = {"managed gateway": principal}
+        timings: dict = {name: [] for name in calls}
+        for run in range(runs + 10):  # 10 warm up
+            for name, call in calls.items():
+                with acting_as(principals.get(name, LOCAL_PRINCIPAL)):
+                    start = time.perf_counter()
+                    call()
+                    if run >= 10:
+                        timings[name].append((time.perf_counter() - start) * 1000)
+        print("SELECT 1 phases, interleaved on one managed engine (median / p95 ms): " + "; ".join(
+            f"{name} {statistics.median(values):.1f} / {sorted(values)[max(0, int(len(values) * 0.95) - 1)]:.1f}"
+            for name, values in timings.items()))
+    finally:
+        client.client.close()
+        with acting_as(LOCAL_PRINCIPAL):
+            connect.shutdown()
 
 
 def rss_mib(pid: int) -> float:
@@ -169,6 +230,7 @@ def main(argv=None) -> int:
     store = f"sqlite:///{tempfile.mkdtemp(prefix='bench-store-')}/workbench.db"
 
     managed, pooling = GatewayService(config("managed", store)), None
+    hooks = timed_hooks(managed)
     try:
         alice = Principal("alice", admin=True)
         with acting_as(alice):
@@ -179,6 +241,7 @@ def main(argv=None) -> int:
             assert first_row(managed, handle) == [[1]]
             print(f"cold engine start to first row: {time.perf_counter() - start:.1f} s (goal <= 20 s)")
             print_phases("cold", opened, time.perf_counter() - start - opened, phases)
+            print("  cold session's feature hooks (s): " + ", ".join(f"{k} {v:.2f}" for k, v in hooks.items()))
         archive = managed.engines.class_archive()
         if archive is not None:  # the first engine writes the class archive; a later cold start maps it
             deadline = time.monotonic() + 900
@@ -186,6 +249,7 @@ def main(argv=None) -> int:
                 assert time.monotonic() < deadline, "no class archive was written"
                 time.sleep(0.2)
             with acting_as(Principal("carol", admin=True)):
+                hooks.clear()
                 start = time.perf_counter()
                 handle = managed.open_session(name="cold-archived")
                 opened = time.perf_counter() - start
@@ -194,6 +258,7 @@ def main(argv=None) -> int:
                 print(f"cold engine start to first row, from the class archive: "
                       f"{time.perf_counter() - start:.1f} s (goal <= 20 s)")
                 print_phases("cold, archived", opened, time.perf_counter() - start - opened, phases)
+                print("  its feature hooks (s): " + ", ".join(f"{k} {v:.2f}" for k, v in hooks.items()))
                 engine_id = managed.sessions.get(handle).engine_id
                 managed.close_session(handle)
                 managed.engines.stop(engine_id)  # not running while the rest is measured
@@ -201,6 +266,7 @@ def main(argv=None) -> int:
             handle = managed.open_session(name="timed")
             median, p95 = select_one(managed, handle, args.runs)
         print(f"SELECT 1 managed: median {median:.1f} ms, p95 {p95:.1f} ms")
+        select_one_phases(managed, handle, alice, args.runs)
 
         ARCHIVES.append(archive)  # every later gateway's engines start from it too
         pooling = GatewayService(config("managed", store, engine__pool_size=1))
