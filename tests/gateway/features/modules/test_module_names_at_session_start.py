@@ -1,6 +1,6 @@
 """A session's start reads no built-in function names (``SHOW SYSTEM FUNCTIONS`` took seconds on a cold managed
-engine, issue 29): ``core`` alone registers nothing, so the names load in the background and the session's
-modules, statements and completion work as before."""
+engine, issue 29): ``core`` alone registers nothing, so the names load in the background soon after, and the
+session's modules, statements and completion work as before."""
 from __future__ import annotations
 
 import threading
@@ -31,7 +31,7 @@ def test_a_session_starts_while_the_builtin_names_load_and_its_modules_still_wor
     monkeypatch.setattr(functions_module, "BUILTINS", fresh)
     handle = gateway.open_session(name="names-at-start")  # returns while the names are held
     try:
-        assert asked.wait(NAMES_WAIT_S)  # their load began with the session, in the background
+        assert asked.wait(NAMES_WAIT_S)  # their load began after the session's start, in the background
         assert rows(gateway, handle, "SELECT upper('a') AS u") == [["A"]]  # Spark answers built-ins itself
         assert not release.is_set()
         release.set()
