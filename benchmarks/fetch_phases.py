@@ -11,15 +11,14 @@ wrappers call the real code and add up their wall time per stage):
   (back-pressure: the buffer was full);
 - REST: a page taken from the buffer (``fetch``, including waits for rows) and encoded (``page_arrow``),
   and the whole route;
-- client: each HTTP exchange (request to last byte), the page's IPC decoding, the conversion of each page's
-  object columns (decimals, text, dates) as the pages come, and ``to_pandas`` of the rest after the last page.
+- client: each HTTP exchange (request to last byte), the page's IPC decoding, and ``to_pandas``.
 
 Then a timeline of the pages (when each was asked for, answered and decoded) and, with ``--profile``,
 cProfile of the client's thread, the producer's thread and the REST workers (top functions by own time).
 Also the reference: the same query's ``toArrow()`` without the gateway (pyspark's own Connect client on
 ``connect``; on ``embedded`` the in-process session) and its ``to_pandas``.
 
-    .venv/bin/python benchmarks/fetch_phases.py --engine connect [--rows 1000000] [--runs 3] [--profile] [--ab]
+    .venv/bin/python benchmarks/fetch_phases.py --engine connect [--rows 1000000] [--runs 3] [--profile]
         [--connect-url sc://127.0.0.1:15002]
 """
 from __future__ import annotations
@@ -152,8 +151,7 @@ def instrument() -> None:
     STAGES.wrap(client_http.GatewayClient, "exchange", "client: HTTP exchange (request to last byte)",
                 detail=lambda answer: f"{len(answer[1]) / 1e6:.1f} MB")
     STAGES.wrap(client_http, "_arrow_page", "client: decode the page (IPC to Arrow)")
-    STAGES.wrap(client_decode, "_objects", "client: a page's object columns to pandas (as pages come)")
-    STAGES.wrap(client_decode, "to_pandas", "client: to_pandas after the last page (the other columns)")
+    STAGES.wrap(client_decode, "to_pandas", "client: to_pandas (once, all pages)")
 
 
 def fetch_once(cur, query: str, expected_rows: int) -> float:
@@ -172,22 +170,6 @@ def fetch_once(cur, query: str, expected_rows: int) -> float:
     return seconds
 
 
-def fetch_at_end(cur, query: str, expected_rows: int) -> float:
-    """A fetch whose conversion waits for the last page, every column at once (``_one_object_per_value``
-    answering no: the client before its page-by-page conversion), for an A/B under the same load."""
-    real = client_decode._one_object_per_value
-    client_decode._one_object_per_value = lambda kind: False
-    try:
-        start = time.perf_counter()
-        cur.execute(query)
-        frame = cur.fetch_pandas()
-        seconds = time.perf_counter() - start
-    finally:
-        client_decode._one_object_per_value = real
-    assert len(frame) == expected_rows
-    return seconds
-
-
 def report(seconds: float, rows: int) -> None:
     print(f"  fetch_pandas: {seconds:.3f} s, {rows / seconds:,.0f} rows/s")
     arrivals = [end for start, end, stage, detail in STAGES.events if stage.startswith("producer: next")]
@@ -198,7 +180,7 @@ def report(seconds: float, rows: int) -> None:
         print(f"    {stage:<62} {STAGES.seconds[stage]:7.3f} s  {STAGES.calls[stage]:5d} calls")
     print("  timeline (s from execute; REST pages and client exchanges):")
     for start, end, stage, detail in sorted(STAGES.events):
-        if stage.startswith(("REST: take", "REST: encode", "client: HTTP", "client: to_pandas", "client: a page", "producer: whole")) \
+        if stage.startswith(("REST: take", "REST: encode", "client: HTTP", "client: to_pandas", "producer: whole")) \
                 or (stage.startswith("producer: next") and start < 0.2):
             print(f"    {start:7.3f} - {end:7.3f}  {stage.split('(')[0].strip():<34} {detail}")
 
@@ -260,9 +242,6 @@ def main(argv=None) -> int:
     parser.add_argument("--profile-lines", type=int, default=18)
     parser.add_argument("--connect-url", default="", help="an existing Spark Connect server (default: start one)")
     parser.add_argument("--no-reference", action="store_true", help="skip the toArrow() reference")
-    parser.add_argument("--ab", action="store_true",
-                        help="alternate each run with one converting every column after the last page (as before "
-                             "the page-by-page conversion) and print both rates")
     args = parser.parse_args(argv)
     print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())} ({os.cpu_count()} cores)",
           flush=True)
@@ -293,11 +272,7 @@ def main(argv=None) -> int:
                         reference.run(query, args.rows)
                         reference.arrow_s.clear(), reference.total_s.clear()
                     best = None
-                    at_end: list[float] = []
                     for _ in range(args.runs):
-                        if args.ab:
-                            at_end.append(fetch_at_end(cur, query, args.rows))
-                            print(f"  run converting after the last page: {at_end[-1]:.3f} s; ", end="")
                         STAGES.profile = args.profile
                         seconds = fetch_once(cur, query, args.rows)
                         STAGES.profile = False
@@ -315,9 +290,6 @@ def main(argv=None) -> int:
                         collections.defaultdict(list, best[4]))
                     print(f"{args.engine}: {args.rows:,} rows x 5 columns, best of {args.runs}")
                     report(best[0], args.rows)
-                    if at_end:
-                        print(f"  A/B: converting after the last page, best {min(at_end):.3f} s "
-                              f"({args.rows / min(at_end):,.0f} rows/s); page by page, best {best[0]:.3f} s")
                     if reference is not None:
                         reference.report(args.rows)
                     if args.profile:

@@ -323,7 +323,8 @@ def pages_to_pandas(tables: Iterator) -> Any:
             early = {index: [] for index, field in enumerate(table.schema) if _one_object_per_value(field.type)}
         held.append(table)
         for index, parts in early.items():
-            parts.append(_objects(table.column(index)))
+            column = table.column(index)
+            parts.append(column.to_pandas(date_as_object=True, deduplicate_objects=_repetitive(column)).to_numpy())
     if not held:
         return None
     whole = pa.concat_tables(held) if len(held) > 1 else held[0]
@@ -331,11 +332,6 @@ def pages_to_pandas(tables: Iterator) -> Any:
         return to_pandas(whole)
     return to_pandas(whole, {index: parts[0] if len(parts) == 1 else np.concatenate(parts)
                              for index, parts in early.items()})
-
-
-def _objects(column):
-    """A column's values as the object array of its pandas column (``to_pandas`` gives the same)."""
-    return column.to_pandas(date_as_object=True, deduplicate_objects=_repetitive(column)).to_numpy()
 
 
 def _one_object_per_value(kind) -> bool:
