@@ -238,7 +238,7 @@ def _native_nested(value, kind):
     return value
 
 
-def to_pandas(table, converted: Optional[dict] = None):
+def to_pandas(table):
     """A DataFrame of an Arrow table, as Spark's ``toPandas()`` gives it (dates as objects, not timestamps).
 
     pyarrow can share one Python object between equal values (``deduplicate_objects``) by hashing every
@@ -246,22 +246,18 @@ def to_pandas(table, converted: Optional[dict] = None):
     1.3 s with it, 0.14 s without, measured under load) and saves nothing; where they repeat it saves both
     time and memory (a million dates over 1,000 days: 0.015 s with it, 0.1-0.2 s without). So each column
     is converted the way that suits it (``_repetitive``): with one kind of column, in one call; with both,
-    in two calls whose columns are joined in the table's order. ``converted``: columns already converted
-    (position: object array, see ``pages_to_pandas``). ``split_blocks``: each column its own block, so that
-    no column is copied into a 2-D block of its type (0.2 s against 0.3 s for 1M x 5, measured under load).
-    The values are the same either way."""
-    converted = converted or {}
-    rest = [index for index in range(table.num_columns) if index not in converted]
-    shared = [index for index in rest if _repetitive(table.column(index))]
-    if not converted and (not shared or len(shared) == table.num_columns):
+    in two calls whose columns are joined in the table's order. ``split_blocks``: each column its own block,
+    so that no column is copied into a 2-D block of its type (0.2 s against 0.3 s for 1M x 5, measured under
+    load). The values are the same either way."""
+    shared = [index for index, column in enumerate(table.columns) if _repetitive(column)]
+    if not shared or len(shared) == table.num_columns:
         return table.to_pandas(date_as_object=True, deduplicate_objects=bool(shared), split_blocks=True)
     import pandas as pd
 
     chosen = set(shared)
-    columns = dict(converted)
-    for indices, deduplicate in ((shared, True), ([index for index in rest if index not in chosen], False)):
-        if not indices:
-            continue
+    distinct = [index for index in range(table.num_columns) if index not in chosen]
+    columns = {}
+    for indices, deduplicate in ((shared, True), (distinct, False)):
         part = table.select(indices).to_pandas(date_as_object=True, deduplicate_objects=deduplicate,
                                                split_blocks=True)
         for position, index in enumerate(indices):
@@ -305,42 +301,17 @@ def _repetitive(column) -> bool:
 
 
 def pages_to_pandas(tables: Iterator) -> Any:
-    """One DataFrame of a result's page tables. The columns whose values become one Python object each
-    (``_one_object_per_value``: decimals, text, dates, times; most of a conversion's time, ``Decimal``
-    objects first: 0.8-1.1 s for a million under load) are converted page by page as the pages come, while
-    the client fetches the next one (its prefetch), and joined at the end as object arrays (pointers, no new
-    objects); the other columns are converted once after the last page, over the pages joined without a copy
-    (``concat_tables`` keeps them as chunks). Converting whole frames page by page and ``pandas.concat`` took
-    about twice the CPU (0.14 s against 0.08 s for 1M x 5, measured) and held the result twice during the
-    concat. None without any page."""
-    import numpy as np
+    """One DataFrame of a result's page tables, converted once after the last page: the pages are joined
+    without a copy (``concat_tables`` keeps them as chunks) and ``to_pandas`` fills each column once.
+    Converting page by page while the next one was on its way, then ``pandas.concat``, took about twice
+    the CPU (1M rows x 5 columns in 50,000-row pages: 0.14 s against 0.08 s, measured) and held the
+    result twice during the concat. None without any page."""
     import pyarrow as pa
 
-    held: list = []
-    early: dict[int, list] = {}
-    for table in tables:
-        if not held:
-            early = {index: [] for index, field in enumerate(table.schema) if _one_object_per_value(field.type)}
-        held.append(table)
-        for index, parts in early.items():
-            column = table.column(index)
-            parts.append(column.to_pandas(date_as_object=True, deduplicate_objects=_repetitive(column)).to_numpy())
+    held = list(tables)
     if not held:
         return None
-    whole = pa.concat_tables(held) if len(held) > 1 else held[0]
-    if not early:
-        return to_pandas(whole)
-    return to_pandas(whole, {index: parts[0] if len(parts) == 1 else np.concatenate(parts)
-                             for index, parts in early.items()})
-
-
-def _one_object_per_value(kind) -> bool:
-    """Arrow types whose pandas column holds one Python object per value (flat ones: nested stay whole)."""
-    import pyarrow as pa
-
-    return (pa.types.is_decimal(kind) or pa.types.is_string(kind) or pa.types.is_large_string(kind)
-            or pa.types.is_binary(kind) or pa.types.is_large_binary(kind) or pa.types.is_date(kind)
-            or pa.types.is_time(kind))
+    return to_pandas(pa.concat_tables(held) if len(held) > 1 else held[0])
 
 
 def json_rows(columns: list[dict], data: list[dict]) -> list[tuple]:
