@@ -51,3 +51,25 @@ def test_dates_over_a_short_span_are_shared_beside_distinct_text_and_the_frame_i
     days = frame["day"].dropna()
     assert frame["day"].isna().sum() == 9000 // 4 and len(set(days)) == 9
     assert len({id(value) for value in days}) == 9  # one object per distinct date
+
+
+# decimals (with nulls, and one of precision 38), text with nulls, binary, a nested column, over 5 pages
+OBJECTS = ("SELECT id, IF(id % 3 = 0, NULL, id * 1.5) AS d, CAST(id AS DECIMAL(38, 10)) / 7 AS big, "
+           "IF(id % 5 = 0, NULL, CAST(id AS STRING)) AS s, CAST(CAST(id AS STRING) AS BINARY) AS b, "
+           "array(id, id + 1) AS a, date_add(DATE'2020-01-01', CAST(id AS INT)) AS day FROM range(0, 9000, 1, 3)")
+
+
+def test_every_kind_of_column_equals_pyarrows_conversion_also_from_a_read_position(server):
+    with dbapi.connect(server.url, page_rows=2000) as conn:
+        cur = conn.cursor()
+        whole = cur.execute(OBJECTS).fetch_arrow_table()
+        frame = cur.execute(OBJECTS).fetch_pandas()
+        tail = cur.execute(OBJECTS + " ORDER BY id")
+        first = tail.fetchmany(2500)  # fetch_pandas goes on from the read position, inside a page
+        rest = tail.fetch_pandas()
+    pd.testing.assert_frame_equal(frame, whole.to_pandas(date_as_object=True))
+    assert frame["d"].isna().sum() == 3000 and str(frame["d"].iloc[1]) == "1.5"
+    assert str(frame["big"].iloc[7]) == str(whole.column("big")[7].as_py())
+    assert frame["a"].iloc[2].tolist() == [2, 3] and frame["b"].iloc[4] == b"4"
+    assert len(first) == 2500 and len(rest) == 6500 and rest["id"].iloc[0] == 2500
+    pd.testing.assert_frame_equal(rest, whole.slice(2500).to_pandas(date_as_object=True))
