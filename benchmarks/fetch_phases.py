@@ -6,7 +6,8 @@ The gateway, its REST server and the client run in this one process (as in bench
 each stage is timed where it runs by wrapping the function that does it (nothing is replaced: the
 wrappers call the real code and add up their wall time per stage):
 
-- producer: the time to get the next batch out of Spark (on ``connect`` the ExecutePlan stream and its
+- producer: on ``embedded`` the planning of the partition stream (with its sample of the rows' width, a Spark
+  job); the time to get the next batch out of Spark (on ``connect`` the ExecutePlan stream and its
   IPC decoding; on ``embedded`` the partition stream), and the time it waited in the buffer's ``put``
   (back-pressure: the buffer was full);
 - REST: a page taken from the buffer (``fetch``, including waits for rows) and encoded (``page_arrow``),
@@ -46,6 +47,7 @@ import workbench_client.http as client_http  # noqa: E402
 from gateway import GatewayService, load_config  # noqa: E402
 from gateway.core import executor as executor_module  # noqa: E402
 from gateway.core.results import ResultFetcher  # noqa: E402
+from gateway.spark import arrow_stream  # noqa: E402
 from gateway.identity import LOCAL_PRINCIPAL, acting_as  # noqa: E402
 from gateway.rest import serve_in_background  # noqa: E402
 from gateway.rest.routes import operations as operations_route  # noqa: E402
@@ -142,6 +144,8 @@ def instrument() -> None:
             STAGES.add("producer: whole feed", start, time.perf_counter())
 
     executor_module.StatementRunner._feed = staticmethod(feed)
+    STAGES.wrap(executor_module, "prepare_stream", "producer: plan the partition stream (embedded)")
+    STAGES.wrap(arrow_stream, "measured_result_bytes", "producer: sample the rows' width (embedded, a job)")
     STAGES.wrap(ResultFetcher, "put", "producer: put into the buffer (incl. back-pressure waits)")
     STAGES.wrap(ResultFetcher, "fetch", "REST: take a page from the buffer (incl. waits for rows)",
                 detail=lambda page: f"{getattr(page, 'row_count', 0)} rows")
@@ -181,7 +185,7 @@ def report(seconds: float, rows: int) -> None:
     print("  timeline (s from execute; REST pages and client exchanges):")
     for start, end, stage, detail in sorted(STAGES.events):
         if stage.startswith(("REST: take", "REST: encode", "client: HTTP", "client: to_pandas", "producer: whole")) \
-                or (stage.startswith("producer: next") and start < 0.2):
+                or (stage.startswith(("producer: next", "producer: plan", "producer: sample")) and start < 2):
             print(f"    {start:7.3f} - {end:7.3f}  {stage.split('(')[0].strip():<34} {detail}")
 
 
