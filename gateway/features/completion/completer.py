@@ -277,6 +277,9 @@ class SchemaCache:
 
     def _load_columns(self, name: str) -> Optional[list[ColumnInfo]]:
         try:
+            if self.current_database is None and len(split_name(name)) == 1:
+                # Kept by a bare name: which database it is in, so that DDL naming ``db.t`` patches it too.
+                self.current_database = self.spark.catalog.currentDatabase()
             schema = _safe(lambda: session_table_schema(self.spark, split_name(name)))  # the metadata only: quick
             if schema is None:
                 schema = self.spark.table(quote_name(name)).schema
