@@ -278,8 +278,12 @@ class SchemaCache:
     def _load_columns(self, name: str) -> Optional[list[ColumnInfo]]:
         try:
             if self.current_database is None and len(split_name(name)) == 1:
-                # Kept by a bare name: which database it is in, so that DDL naming ``db.t`` patches it too.
-                self.current_database = self.spark.catalog.currentDatabase()
+                # Kept by a bare name: which database it is in, so that DDL naming ``db.t`` patches it too
+                # (unless a USE came meanwhile: then the next load asks again).
+                version, current = self._version, self.spark.catalog.currentDatabase()
+                with self._lock:
+                    if self._version == version and self.current_database is None:
+                        self.current_database = current
             schema = _safe(lambda: session_table_schema(self.spark, split_name(name)))  # the metadata only: quick
             if schema is None:
                 schema = self.spark.table(quote_name(name)).schema
