@@ -526,6 +526,9 @@ class EngineManager:
             port = record.address.rsplit(":", 1)[-1]
             if process is not None or _is_engine_process(record.pid, port):
                 _end_group(record.pid, process)
+        if state == "FAILED":  # found dead while an admin's stop ended it (the reaper's round): it was stopped
+            current = self.store.engine_get(record.engine_id)
+            state = "STOPPED" if current is not None and current.state == "STOPPED" else state
         self.store.engine_update(record.engine_id, state=state, last_used=now())
         with self._lock:
             gone = self._local.pop(record.engine_id, None)
