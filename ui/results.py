@@ -121,6 +121,8 @@ def _record_finish(run: Run) -> None:
     for entry in state.history():
         if entry.id == run.history_id and entry.status == "RUNNING":
             finish_history(entry, run)
+            info = run.spool.info if run.spool is not None else None
+            state.note_statements([s.kind for s in info.statements] if info is not None else None)
             state.bump_schema_generation()  # DDL may have changed what completion offers
 
 

@@ -91,6 +91,22 @@ def _rerun_if_database_changed() -> None:
         st.rerun(scope="app")
 
 
+# Statement kinds that only read: a run of nothing else leaves the catalog as it was (any other kind, or one
+# unknown here, reloads the editor's completion dictionary, as the gateway refreshes its caches after DDL).
+READ_ONLY_KINDS = frozenset({"QUERY", "SHOW", "DESCRIBE", "EXPLAIN"})
+
+
+def dictionary_generation() -> int:
+    """Counts this browser session's runs that may have changed the catalog (``note_statements``)."""
+    return st.session_state.get("dictionary_generation", 0)
+
+
+def note_statements(kinds) -> None:
+    """Statements of these kinds ran (None: not known): unless all only read, the editor loads a new dictionary."""
+    if not set(kinds or [None]) <= READ_ONLY_KINDS:
+        st.session_state.dictionary_generation = dictionary_generation() + 1
+
+
 def schema_generation() -> int:
     return st.session_state.get("schema_generation", 0)
 
