@@ -15,7 +15,10 @@ with st.sidebar:
 
 # The result area sits below the editor but is drawn first (see editor_panel.render): from a click on
 # Run until Python has seen it the editor hides this area, and it must show the new run by then.
-editor_area, result_area = st.container(), st.container(key="editor_result")
+# Both are keyed: the browser matches an unkeyed container by its position, so a message shown above it in
+# one run and not the next (the expired-session notice) moved the editor and replaced its frame (focus,
+# cursor and undo lost); a keyed one is matched by its key.
+editor_area, result_area = st.container(key="editor_area"), st.container(key="editor_result")
 
 
 def show_result() -> None:

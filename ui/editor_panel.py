@@ -288,9 +288,12 @@ def completion_dictionary(gateway, session, value) -> tuple[Optional[dict], Opti
         job = DictionaryJob(str(session), generation, _DICTIONARY_POOL.submit(gateway.completion_dictionary, session))
         st.session_state[DICTIONARY_KEY] = job
     if job.fingerprint is None:
-        # A component that holds a dictionary keeps completing from it: no wait in this render.
+        # Waited for only in the page's first render and in the rerun the component asks for it with: never in
+        # the render that answers a click on Run (300 ms of a cold session's click-to-row, profiled) or a draft.
+        events = value.get("events") if isinstance(value, dict) else None
+        asked = not events or (isinstance(events[-1], dict) and events[-1].get("action") == "dictionary")
         try:
-            found = job.future.result(timeout=0 if held else DICTIONARY_WAIT_S)
+            found = job.future.result(timeout=DICTIONARY_WAIT_S if asked and not held else 0)
         except FutureTimeout:
             return None, None
         except GatewayError:

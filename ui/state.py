@@ -101,10 +101,13 @@ def dictionary_generation() -> int:
     return st.session_state.get("dictionary_generation", 0)
 
 
-def note_statements(kinds) -> None:
-    """Statements of these kinds ran (None: not known): unless all only read, the editor loads a new dictionary."""
-    if not set(kinds or [None]) <= READ_ONLY_KINDS:
-        st.session_state.dictionary_generation = dictionary_generation() + 1
+def note_statements(kinds) -> bool:
+    """Statements of these kinds ran (None: not known): unless all only read, the editor loads a new dictionary.
+    True when the catalog may have changed."""
+    if set(kinds or [None]) <= READ_ONLY_KINDS:
+        return False
+    st.session_state.dictionary_generation = dictionary_generation() + 1
+    return True
 
 
 def schema_generation() -> int:

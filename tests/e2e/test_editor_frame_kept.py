@@ -79,3 +79,16 @@ def test_runs_of_every_kind_keep_the_editors_frame_and_focus(workbench, page):
         assert page.evaluate("document.activeElement && document.activeElement.tagName") == "IFRAME", \
             f"{what}: the focus left the editor's frame"
         assert frame.evaluate("window.sqlEditor.getValue()") == sql, f"{what}: the editor lost its text"
+
+
+def test_the_expired_session_notice_going_away_keeps_the_editors_frame(workbench, page):
+    """An address whose session is gone shows a notice above the editor in the page's first run only; the
+    next run of the whole page (here: the current database changed) draws the page without it."""
+    frame = settled_editor(page, workbench.url + "/?session=gone-session")
+    page.get_by_text("The session in the address expired").wait_for()
+    frame.evaluate("window.__frameMark = 'kept'")
+    sql = "CREATE DATABASE IF NOT EXISTS frame_kept_db;\nUSE frame_kept_db"
+    run(page, frame, "a USE after the notice", sql, "frame_kept_db")
+    page.get_by_text("The session in the address expired").wait_for(state="detached")
+    assert not frame.is_detached(), "the notice's going replaced the editor's frame"
+    assert frame.evaluate("window.__frameMark") == "kept" and editor_frame(page) == frame
