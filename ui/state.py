@@ -26,9 +26,12 @@ def handle() -> str:
 
 
 def show_session_notice() -> None:
-    """Say so once when an expired session was replaced by a new one."""
+    """Say so once when an expired session was replaced by a new one. The notice has a slot of its own, empty
+    in every other run: what follows keeps its place in the page, and the browser rebuilt a container (the
+    editor's, with its frame: focus, cursor and undo lost) whose place changed between two runs."""
+    slot = st.empty()
     if notice := st.session_state.pop("session_notice", None):
-        st.warning(notice, icon=":material/schedule:")
+        slot.warning(notice, icon=":material/schedule:")
 
 
 def editor_text() -> str:
