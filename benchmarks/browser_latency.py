@@ -8,11 +8,14 @@ Prints p50 and p95 of:
   a ``fetch`` POST to the completion route on Streamlit's own server, ui/completion_route.py);
 - keystroke to visible popup, a CTE's columns through its alias (``WITH s AS (…) SELECT s.``): the
   engine's parse of the statement, one request;
+- keystroke to visible popup, typed as a user types: ``SELECT * FROM bench_tN t WHERE t.`` key by key with
+  ``--typing-gap-ms`` (100 ms) between keys, over a table not seen yet; the engine prefetches the columns of
+  the tables a statement names while the rest is typed, so the dot should find them known;
 - Ctrl+Enter right after the last keystroke to the editor showing its running state (tests/e2e/test_editor.py
   checks that it shows; this prints how soon);
 - click on *Run all* to the first row on screen, for ``SELECT 1`` (and ``--join`` for the sample join);
-- the server's share of the cold and CTE popups: the completion route's own time per request (its
-  ``Server-Timing`` header, read in the page), p50 and p95 over every completion request of those cases.
+- the server's share: the completion route's own time per request (its ``Server-Timing`` header, read in the
+  page), p50 and p95 per case and over every completion request of the cold, CTE and typed cases.
 
 The workbench runs as ``streamlit run app.py`` on 127.0.0.1 with its own data directory; ``--tables N``
 first creates N real tables of ``--columns`` columns in the metastore (in a separate process, before
@@ -20,6 +23,7 @@ the workbench starts: the embedded metastore admits one process). The popup is t
 from the keydown event to the first animation frame in which the popup shows the expected candidate.
 
     .venv/bin/python benchmarks/browser_latency.py [--tables 2000] [--columns 20] [--runs 20] [--data-dir D]
+                                                   [--typing-gap-ms 100]
 
 The workbench runs with the default configuration (rest.enabled off, whatever the environment says), so the
 figures are those of ``./workbench`` as installed. The script stops with an error if the editor's completion
@@ -92,6 +96,13 @@ MEASURE_RUNNING = """() => {
 SERVER_TIMINGS = """() => performance.getEntriesByType("resource")
   .filter(e => e.name.includes("/_workbench/sessions/") && e.serverTiming)
   .flatMap(e => e.serverTiming.filter(t => t.name === "complete").map(t => t.duration))"""
+
+
+def server_timings(frame) -> list[float]:
+    """The route's own times (ms) of the completion requests since the last call; then forgets them."""
+    found = frame.evaluate(SERVER_TIMINGS)
+    frame.evaluate("performance.clearResourceTimings()")
+    return found
 
 
 def pct(values, q):
@@ -167,6 +178,7 @@ def main() -> None:
     parser.add_argument("--data-dir", type=Path, help="keep the workbench's data (and its tables) here; a second "
                         "run with the same directory and sizes skips creating them (10,000 tables take ~11 min)")
     parser.add_argument("--prepare-only", action="store_true", help="create the tables, measure nothing")
+    parser.add_argument("--typing-gap-ms", type=int, default=100, help="the gap between keys of the typed case")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="browser-latency-") as tmp:
         data = args.data_dir or Path(tmp)
@@ -198,9 +210,15 @@ def main() -> None:
             frame.evaluate("performance.setResourceTimingBufferSize(100000); performance.clearResourceTimings()")
             before = frame.evaluate("window.sqlEditorCompletionRoutes()")
             cold = [_cold(page, frame, i) for i in range(1, args.runs + 1)]
+            server_cold = server_timings(frame)
             cte = [_cte(page, frame, i) for i in range(1, args.runs + 1)]
+            server_cte = server_timings(frame)
+            # Tables neither case above named (with fewer tables than 2 x runs + 1, some were seen: a smoke run).
+            typed = [_typed(page, frame, (args.runs + i) % args.tables, args.typing_gap_ms)
+                     for i in range(1, args.runs + 1)]
+            server_typed = server_timings(frame)
+            server = server_cold + server_cte + server_typed
             routes = frame.evaluate("window.sqlEditorCompletionRoutes()")
-            server = frame.evaluate(SERVER_TIMINGS)
             if routes["path"] != "route" or routes["rerun"] != before["rerun"] or routes["direct_errors"]:
                 raise SystemExit(f"the popups did not all come from the completion route: {before} -> {routes}")
             running = [run_to_running_ms(page, frame, f"SELECT * FROM range({37 + i})") for i in range(args.runs)]
@@ -215,8 +233,12 @@ def main() -> None:
     show("keystroke to popup, warm (SELECT * FROM ␣)", warm)
     show("keystroke to popup, cold (t. of a table not seen yet)", cold)
     show("keystroke to popup, CTE columns (s. of WITH s AS …)", cte)
+    show(f"keystroke to popup, typed FROM t … t. ({args.typing_gap_ms} ms gaps)", typed)
     if server:
-        show("server side, completion route (cold and CTE cases)", server)
+        for name, values in (("cold", server_cold), ("CTE", server_cte), ("typed", server_typed)):
+            if values:
+                show(f"server side, completion route ({name} case)", values)
+        show("server side, completion route (all three cases)", server)
     else:
         print("server side: no Server-Timing read from the completion route's answers")
     show("Ctrl+Enter to the running state shown", running)
@@ -244,6 +266,19 @@ def _cte(page, frame, i: int) -> float:
     page.keyboard.press("Home")
     page.keyboard.type(f"WITH s AS (SELECT c1 AS picked_{i} FROM bench_t{i:04d}) SELECT s")
     frame.evaluate(MEASURE_POPUP, f"picked_{i}")
+    page.keyboard.type(".")
+    frame.wait_for_function("window.__popupMs !== null", timeout=60_000)
+    return frame.evaluate("window.__popupMs")
+
+
+def _typed(page, frame, i: int, gap_ms: int) -> float:
+    """``SELECT * FROM bench_tN t WHERE t.`` typed key by key as a person types (``gap_ms`` between keys), into an
+    empty editor: the popup after the dot, over a table whose columns nobody asked for before this statement."""
+    page.keyboard.press("Escape")
+    replace_text(page, frame, "")
+    page.keyboard.type(f"SELECT * FROM bench_t{i:04d} t WHERE t", delay=gap_ms)
+    page.wait_for_timeout(gap_ms)   # the same gap before the dot
+    frame.evaluate(MEASURE_POPUP, "c1")
     page.keyboard.type(".")
     frame.wait_for_function("window.__popupMs !== null", timeout=60_000)
     return frame.evaluate("window.__popupMs")

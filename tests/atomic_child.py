@@ -2,12 +2,15 @@
 
     python tests/atomic_child.py PLAN_JSON
 
-The plan: {"data_dir", "setup": [sql], "write": sql | null, "crash_at": step | null}.
+The plan: {"data_dir", "setup": [sql], "companions": [sql], "write": sql | null, "crash_at": step | null}.
 Start-up runs the gateway (and so the journal recovery), then the child prints one JSON
 line per event on stdout: "recovered" (the repair report), "state" (tables, rows, files,
 journal), "writing" (the write is submitted), "done" (the write's outcome and state).
-With ``crash_at`` set the process kills itself at that publishing step; otherwise the test
-kills it with SIGKILL while the write runs.
+Companions are slow writes, each in a session of its own, that are in the middle of writing
+(a task's output file exists for each) before the write is submitted: the crash then finds
+several writes open at once, and one restart must repair them all. With ``crash_at`` set the
+process kills itself at that publishing step; otherwise the test kills it with SIGKILL while
+the write runs.
 """
 from __future__ import annotations
 
@@ -37,6 +40,18 @@ def state(gateway, session, data_dir: Path) -> dict:
     return {"tables": tables, "rows": rows, "files": files, "journal": sorted(os.listdir(data_dir / "atomic"))}
 
 
+def writing_tasks(warehouse: Path) -> int:
+    """How many staging directories hold a task's output file (under a _temporary directory)."""
+    busy = set()
+    try:
+        for path in warehouse.rglob("_temporary/**/*"):
+            if path.is_file():
+                busy.add(path.relative_to(warehouse).parts[0])
+    except FileNotFoundError:  # Spark removed a task directory while we walked it: count again
+        return -1
+    return len(busy)
+
+
 def main() -> None:
     plan = json.loads(sys.argv[1])
     data_dir = Path(plan["data_dir"])
@@ -46,9 +61,10 @@ def main() -> None:
     from tests.conftest import run_all
 
     config = load_config(ROOT / "workbench.toml", environ={}).with_overrides(
-        data_dir=str(data_dir), spark__master="local[2]",
+        # local[4]: slow companions hold a task slot each while the write runs beside them
+        data_dir=str(data_dir), spark__master="local[4]", spark__ui__enabled=False,
         spark__conf={"spark.sql.shuffle.partitions": "2", "spark.driver.memory": "512m"},
-        session__idle_timeout_s=0)
+        session__idle_timeout_s=0, session__restore=False)
     gateway = GatewayService(config)
     emit("recovered", report=gateway.feature("atomic").recovered)
     session = gateway.open_session(name="atomic-child")
@@ -57,9 +73,16 @@ def main() -> None:
         run_all(gateway, session, sql)
     if plan.get("setup"):
         emit("state", **state(gateway, session, data_dir))
+    companions = plan.get("companions", [])
+    for n, sql in enumerate(companions):
+        gateway.execute_statement(gateway.open_session(name=f"atomic-companion-{n}"), sql)
+    deadline = time.monotonic() + 120
+    while companions and writing_tasks(data_dir / "warehouse") < len(companions) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    companions_writing = writing_tasks(data_dir / "warehouse") if companions else 0
     if plan.get("write"):
         op = gateway.execute_statement(session, plan["write"])
-        emit("writing")
+        emit("writing", companions_writing=companions_writing)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             info = gateway.get_operation_info(session, op)

@@ -18,6 +18,11 @@ from workbench_client.params import wire_parameters
 
 API = "/v2"
 NOT_READY_BACKOFF_S = (0.005, 0.01, 0.02, 0.05, 0.1)
+# A NOT_READY that took at least this long to come was held by the server until its wait for rows
+# (result.fetch_wait_ms, 200 ms by default) ran out: that was the pause, the next page is asked at once.
+# Sleeping after it too left the first rows of a 1M-row fetch in the buffer for up to 100 ms (seen in
+# benchmarks/fetch_phases.py's timeline); a server that answers at once still gets the backoff.
+SERVER_HELD_S = 0.05
 DEFAULT_PAGE_ROWS = 50_000  # rows per page the client asks for (the server's result buffer holds 50,000)
 
 
@@ -260,17 +265,22 @@ class RemoteOperation:
         # The prefetch thread starts with the second page: until the first one is here the caller
         # has nothing to do, and a result of one page (SELECT 1) needs no thread at all.
         pool: Optional[ThreadPoolExecutor] = None
-        fetch = self._fetch_page
+
+        def fetch(page_uri: str) -> tuple[dict, float]:
+            began = time.monotonic()
+            return self._fetch_page(page_uri), time.monotonic() - began
+
         pending = None
         try:
             while uri is not None:
                 if time.monotonic() > deadline:
                     raise OperationalError(f"no end of the result of operation {self.handle} within {timeout_s:g} s")
-                page = pending.result() if pending is not None else fetch(uri)
+                page, took_s = pending.result() if pending is not None else fetch(uri)
                 pending = None
                 if page["resultType"] == "NOT_READY":
-                    time.sleep(NOT_READY_BACKOFF_S[min(waits, len(NOT_READY_BACKOFF_S) - 1)])
-                    waits += 1
+                    if took_s < SERVER_HELD_S:  # the server answered at once: back off
+                        time.sleep(NOT_READY_BACKOFF_S[min(waits, len(NOT_READY_BACKOFF_S) - 1)])
+                        waits += 1
                     if pool:
                         pending = pool.submit(fetch, uri)
                     continue

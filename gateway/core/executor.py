@@ -221,7 +221,7 @@ class StatementRunner:
         operation.fetcher.set_columns(result_columns(declared))
         restore_conf(session.spark, restore)
         session.run_lock.release()
-        return result
+        return result.combine_within(operation.fetcher.max_rows, operation.fetcher.max_bytes)
 
     def _prepare(self, session, operation: Operation, statements: list[Statement]) -> None:
         """A slow download must not hold the session's other statements back (issue 27 item 11): the

@@ -115,7 +115,10 @@ def arrow_batches(df) -> Iterator:
 
 # Batches smaller than this are combined before they reach the result buffer: the server sends 10,000-row
 # batches (its spark.connect.grpc.arrow.maxBatchSize of 4 MB bounds them too), and each batch costs the
-# buffer, the pages and the client a fixed overhead.
+# buffer, the pages and the client a fixed overhead. The executor lowers both to the result buffer's bounds
+# (``StatementResult.combine_within``): a combined batch larger than the buffer went in whole when it was
+# empty (70,000 rows in a 50,000-row buffer) and came out as two uneven pages (50,000 then 20,000 rows,
+# twice the requests for a big fetch; seen in benchmarks/fetch_phases.py).
 COMBINE_ROWS = 65_536
 COMBINE_BYTES = 8 << 20
 
@@ -217,6 +220,16 @@ class StatementResult:
         self.declared = declared
         self._batches = batches
         self._stream = stream
+        self.combine_rows = COMBINE_ROWS
+        self.combine_bytes = COMBINE_BYTES
+
+    def combine_within(self, max_rows: int, max_bytes: int) -> "StatementResult":
+        """Combine batches up to these bounds at most (the result buffer's): each page the client takes is
+        then one combined batch, and the buffer never holds more than its bounds (a single batch of the
+        server larger than them still goes alone)."""
+        self.combine_rows = max(1, min(COMBINE_ROWS, max_rows))
+        self.combine_bytes = max(1, min(COMBINE_BYTES, max_bytes))
+        return self
 
     @classmethod
     def of(cls, df) -> Optional["StatementResult"]:
@@ -286,7 +299,7 @@ class StatementResult:
 
     def __iter__(self):
         pending = None
-        for batch in _combined(self._batches):
+        for batch in _combined(self._batches, self.combine_rows, self.combine_bytes):
             if pending is not None:
                 yield pending, False
             pending = batch
@@ -298,8 +311,9 @@ class StatementResult:
             self._stream.close()  # ends the gRPC stream; the server's operation ends with it
 
 
-def _combined(batches: Iterator) -> Iterator:
-    """Consecutive small batches as one (``COMBINE_ROWS`` / ``COMBINE_BYTES``), copied once."""
+def _combined(batches: Iterator, max_rows: int = COMBINE_ROWS, max_bytes: int = COMBINE_BYTES) -> Iterator:
+    """Consecutive small batches as one, copied once: as many as fit in ``max_rows`` and ``max_bytes``
+    (a batch that would pass them starts the next group; one larger than them goes alone)."""
     import pyarrow as pa
 
     group: list = []
@@ -307,10 +321,13 @@ def _combined(batches: Iterator) -> Iterator:
     for batch in batches:
         if batch.num_rows == 0:
             continue
+        if group and (rows + batch.num_rows > max_rows or size + batch.nbytes > max_bytes):
+            yield _one(group, pa)
+            group, rows, size = [], 0, 0
         group.append(batch)
         rows += batch.num_rows
         size += batch.nbytes
-        if rows >= COMBINE_ROWS or size >= COMBINE_BYTES:
+        if rows >= max_rows or size >= max_bytes:
             yield _one(group, pa)
             group, rows, size = [], 0, 0
     if group:

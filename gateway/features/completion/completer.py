@@ -30,8 +30,9 @@ from typing import Callable, Iterable, Optional
 from gateway.core.catalog import list_relations, quote, quote_name, split_name
 from gateway.core.freshness import WRITES
 from gateway.core.functions import builtin_functions
+from gateway.spark.catalog import session_table_schema
 from gateway.errors import InvalidRequestError
-from gateway.features.completion.analysis import Site, Source, analyze
+from gateway.features.completion.analysis import PLACEHOLDER, Site, Source, _token_sources, analyze
 from gateway.features.completion.changes import Change, change_of
 from gateway.models import Candidate
 
@@ -67,6 +68,10 @@ _GONE = object()  # a part that failed to reload
 _USE = re.compile(r"\s*USE\s+(?!MODULES\b)", re.I)
 # At most this many candidates per answer (the best ones): a popup of 10,000 tables helps nobody.
 MAX_CANDIDATES = 500
+# At most this many tables' columns queued for the background per session (a statement naming more is rare).
+PREFETCH_MAX = 16
+# A request waits at most this long for a part another thread is loading, then asks the catalog itself.
+LOAD_WAIT_S = 30.0
 # Candidate kinds in the order they are offered when several match equally well.
 _KIND_ORDER = {"suggestion": 0, "alias": 1, "column": 2, "field": 2, "cte": 3, "temporary view": 3, "table": 3,
                "view": 3, "table alias": 4, "table function": 5, "database": 6, "catalog": 7, "function": 8,
@@ -102,6 +107,13 @@ class SchemaCache:
         self.generation = 0
         self.epoch = WRITES.value
         self.request_loads = 0   # catalog round trips made while answering (first use of a part)
+        self.request_waits = 0   # requests that waited for a part another thread was loading (a prefetch)
+        self.prefetch_loads = 0  # columns loaded in the background because a statement named their table
+        self._version = 0        # moves with every change laid over the parts: loads overlapping it are not kept
+        self._loading: dict[tuple, threading.Event] = {}
+        self._prefetch_queue: dict[str, str] = {}   # lower-case name -> name, in order
+        self._prefetcher: Optional[threading.Thread] = None
+        self._prefetched = threading.Condition(self._lock)
         self._relations: dict[Optional[str], list[Candidate]] = {}
         self._index: dict[int, tuple] = {}   # id(listing) -> (listing, sorted lower-case names, sorted)
         self._databases: dict[Optional[str], list[str]] = {}
@@ -113,15 +125,77 @@ class SchemaCache:
         self.current_database: Optional[str] = None  # when the current database's tables were listed
         self._overlays: list[tuple] = []  # (write epoch before the statement, change, own, own database)
 
-    def _part(self, store: dict, key, load: Callable):
+    def _part(self, store: dict, key, load: Callable, background: bool = False):
+        """``store[key]``, loaded by ``load(key)`` on first use. One load per part at a time: a request that
+        needs a part another thread is loading (a prefetch, another request) waits for that load instead of
+        asking the catalog again. A load that overlapped a change (DDL patched in, a refresh swapped in) is
+        answered but not kept: the next use loads again."""
+        token = (id(store), key)
+        waited = False
+        while True:
+            with self._lock:
+                if key in store:
+                    if waited and not background:
+                        self.request_waits += 1
+                    return store[key]
+                loading = self._loading.get(token)
+                if loading is None:
+                    loading = self._loading[token] = threading.Event()
+                    version = self._version
+                    break
+            waited = True
+            if not loading.wait(LOAD_WAIT_S):
+                break  # a load that hangs: ask again here (its own event stays with it)
+        try:
+            value = load(key)
+        finally:
+            with self._lock:
+                if self._loading.get(token) is loading:
+                    del self._loading[token]
+                if background:
+                    self.prefetch_loads += 1
+                else:
+                    self.request_loads += 1
+            loading.set()
         with self._lock:
-            if key in store:
-                return store[key]
-        value = load(key)
+            if self._version != version:
+                return value
+            return store.setdefault(key, value)
+
+    def prefetch_columns(self, names: Iterable[str]) -> None:
+        """Start loading, in the background, the columns of the tables a statement names (its FROM and JOIN)
+        that are not known yet: the editor asks on each keystroke, so by the time the user types ``t.`` the
+        columns are known and the dot costs no catalog round trip."""
         with self._lock:
-            self.request_loads += 1
-            store.setdefault(key, value)
-            return store[key]
+            for name in names:
+                key = name.lower()
+                if len(self._prefetch_queue) >= PREFETCH_MAX or key in self._columns or key in self._prefetch_queue \
+                        or (id(self._columns), key) in self._loading:
+                    continue
+                self._prefetch_queue[key] = name
+            if self._prefetch_queue and (self._prefetcher is None or not self._prefetcher.is_alive()):
+                self._prefetcher = threading.Thread(target=self._prefetch_all, name="completion-prefetch", daemon=True)
+                self._prefetcher.start()
+
+    def _prefetch_all(self) -> None:
+        while True:
+            with self._lock:
+                if not self._prefetch_queue:
+                    self._prefetcher = None
+                    self._prefetched.notify_all()
+                    return
+                key = next(iter(self._prefetch_queue))
+                name = self._prefetch_queue.pop(key)
+            try:
+                self._part(self._columns, key, lambda _: self._load_columns(name), background=True)
+            except Exception:  # noqa: BLE001 - a closed session: the next request loads on demand
+                log.debug("completion prefetch of a table's columns failed", exc_info=True)
+
+    def wait_prefetched(self, timeout_s: float = 30.0) -> bool:
+        """Wait until no prefetch is queued or running (tests, benchmarks); True when settled."""
+        with self._prefetched:
+            return self._prefetched.wait_for(lambda: not self._prefetch_queue and self._prefetcher is None,
+                                             timeout=timeout_s)
 
     # -- the parts ---------------------------------------------------------------------------------
 
@@ -203,7 +277,16 @@ class SchemaCache:
 
     def _load_columns(self, name: str) -> Optional[list[ColumnInfo]]:
         try:
-            schema = self.spark.table(quote_name(name)).schema
+            if self.current_database is None and len(split_name(name)) == 1:
+                # Kept by a bare name: which database it is in, so that DDL naming ``db.t`` patches it too
+                # (unless a USE came meanwhile: then the next load asks again).
+                version, current = self._version, self.spark.catalog.currentDatabase()
+                with self._lock:
+                    if self._version == version and self.current_database is None:
+                        self.current_database = current
+            schema = _safe(lambda: session_table_schema(self.spark, split_name(name)))  # the metadata only: quick
+            if schema is None:
+                schema = self.spark.table(quote_name(name)).schema
         except Exception:
             log.debug("completion: no columns for a table", exc_info=True)
             return None
@@ -268,6 +351,7 @@ class SchemaCache:
             for _, change, own, own_database in self._overlays:
                 self._apply(change, own, own_database)
             self.generation += 1
+            self._version += 1
 
     def apply(self, change: Change, own: bool, own_database: Optional[str]) -> None:
         """Patch the cached lists with what a DDL statement of some session changes (``own``: this
@@ -279,6 +363,7 @@ class SchemaCache:
 
     def _apply(self, change: Change, own: bool, own_database: Optional[str]) -> None:
         with self._lock:
+            self._version += 1
             if change.function:
                 if None in self._user_functions and (own or not change.temporary):
                     listed = [c for c in self._user_functions[None] if c.value.lower() != change.function.lower()]
@@ -344,6 +429,7 @@ class SchemaCache:
     def forget_current_database(self) -> None:
         """``USE``: the lists of the current database (and its tables' columns by bare name) no longer hold."""
         with self._lock:
+            self._version += 1
             self._relations.pop(None, None)
             for key in [k for k in self._columns if "." not in k]:
                 del self._columns[key]
@@ -354,6 +440,7 @@ class SchemaCache:
         with self._lock:
             self.epoch = WRITES.value
             self.generation += 1
+            self._version += 1
             for store in (self._relations, self._databases, self._catalogs, self._user_functions, self._columns,
                           self._tvf):
                 store.clear()
@@ -382,7 +469,30 @@ def candidates(cache: SchemaCache, statement: str, position: int) -> list[Candid
         raise InvalidRequestError(
             f"position {position!r} is outside the statement (0..{len(statement)}): give the cursor offset")
     site = analyze(statement, position)
+    cache.prefetch_columns(tables_named(site))
     return _rank(_found(cache, site), site.prefix)
+
+
+_CTE_NAME = re.compile(r"(?:\bWITH\s+(?:RECURSIVE\s+)?|,\s*)(`[^`]+`|[A-Za-z_][A-Za-z0-9_]*)\s*(?:\([^()]*\)\s*)?AS\s*\(",
+                       re.I)
+
+
+def tables_named(site: Site) -> list[str]:
+    """The tables the statement reads (FROM, JOIN, and the tables behind its CTEs' and subqueries' ``*``),
+    for ``prefetch_columns``. Where the cursor's place needs no parse (a keyword, an alias being typed), the
+    words after FROM and JOIN say them; CTE names are not tables."""
+    sources = site.sources + site.outer_sources
+    if not sources and site.expect not in ("none",):
+        sources = _token_sources(site.statement)
+    ctes = {c.lower() for c in site.ctes} | {m.group(1).strip("`").lower() for m in _CTE_NAME.finditer(site.statement)}
+    names: list[str] = []
+    for source in sources:
+        if source.table:
+            names.append(source.table)
+        for name, origin in source.columns or ():
+            if name.startswith("*") and origin and not _TVF_NAME.match(origin):
+                names.append(origin)
+    return [n for n in dict.fromkeys(names) if PLACEHOLDER not in n and n.lower() not in ctes]
 
 
 def _safe(call: Callable, default=None):

@@ -144,10 +144,12 @@ def test_compiled_plans_work_through_the_public_api(connect_gateway, connect_ses
 
 
 def test_an_embedded_plan_pins_operators_after_a_connect_session_loaded_the_builtins(
-        connect_gateway, connect_session, gateway, session, monkeypatch):
+        gateway, session, connect_gateway, connect_session, monkeypatch):
     """One process, both engines: the connect session's JVM-less load of the built-ins (no expression
     classes) must not leave the embedded session's compiled plans without their operators (a CI failure:
-    the golden plans lost ``>``, ``=`` and gained ``decimal`` once a connect test ran first in the process)."""
+    the golden plans lost ``>``, ``=`` and gained ``decimal`` once a connect test ran first in the process).
+
+    The embedded gateway comes first: forking its JVM after gRPC's threads start aborted once."""
     from gateway.core import functions as functions_module
     from gateway.core.functions import BuiltinFunctions
 

@@ -113,41 +113,34 @@ def mid_write(gateway) -> bool:
     return task_output_exists(gateway.config.data_dir / "warehouse")
 
 
-def run_fault(gateway, session, fault, table: str, iterations: int = 10) -> dict:
-    """Inject ``fault`` ``iterations`` times over the scenarios; check the state after each.
+def run_faults(gateway, session, faults: dict, table: str) -> dict:
+    """Inject each of ``faults`` (name -> fault) into each scenario's write, one after the other; check the
+    state after each, then run the statement without a fault.
 
-    The expected rows of each table are tracked: after a fault they must be exactly the
-    rows before it; after the statement is run again without the fault, its new rows.
+    After a fault the table must hold exactly the rows it held before it (the next fault of the round finds
+    them again, and its write runs again up to its fault); after the statement is run without the fault, its
+    new rows.
     """
     outcomes: dict[str, int] = {}
-    expected: dict[str, Optional[list]] = {}
-    for i in range(iterations):
-        scenario = SCENARIOS[i % len(SCENARIOS)]
+    for scenario in SCENARIOS:
         name = f"{table}_{scenario.name}"
-        if name not in expected:
-            if scenario.setup:
-                run(gateway, session, scenario.setup.format(t=name))
-            expected[name] = OLD_ROWS if scenario.setup else None
-        before_files = warehouse_files(gateway)
-
-        status = fault(scenario.statement(name, "{q}"))
-        outcomes[status] = outcomes.get(status, 0) + 1
-
-        assert table_rows(gateway, session, name) == expected[name], (scenario.name, i)
-        assert warehouse_files(gateway) == before_files, (scenario.name, i)
-        assert journal(gateway) == [], (scenario.name, i)
-        assert not [t for t in table_names(gateway, session) if t.startswith("__wb_")]
+        if scenario.setup:
+            run(gateway, session, scenario.setup.format(t=name))
+        expected = OLD_ROWS if scenario.setup else None
+        for kind, fault in faults.items():
+            before_files = warehouse_files(gateway)
+            status = fault(scenario.statement(name, "{q}"))
+            outcomes[status] = outcomes.get(status, 0) + 1
+            where = (scenario.name, kind)
+            assert table_rows(gateway, session, name) == expected, where
+            assert warehouse_files(gateway) == before_files, where
+            assert journal(gateway) == [], where
+            assert not [t for t in table_names(gateway, session) if t.startswith("__wb_")], where
 
         _, _, page = run(gateway, session, scenario.statement(name, GOOD))
         assert page.exception is None, page.exception
-        expected[name] = scenario.rows_after(expected[name] or [], GOOD_ROWS)
-        if scenario.setup is None:  # a CTAS: check it, then drop it for the next round
-            assert table_rows(gateway, session, name) == expected[name]
-            run(gateway, session, f"DROP TABLE {name}")
-            expected[name] = None
-    for name, rows in expected.items():
-        assert table_rows(gateway, session, name) == rows, name
-        run(gateway, session, f"DROP TABLE IF EXISTS {name}")
+        assert table_rows(gateway, session, name) == scenario.rows_after(expected or [], GOOD_ROWS), scenario.name
+        run(gateway, session, f"DROP TABLE {name}")
     return outcomes
 
 
@@ -239,16 +232,14 @@ def test_a_location_runs_through_spark_and_says_it_is_not_atomic(gateway, sessio
 
 # -- faults -------------------------------------------------------------------------------------
 
-def test_a_query_failing_on_its_last_partition_publishes_nothing(gateway, session):
+def test_a_failure_a_cancel_or_a_timeout_in_the_middle_of_a_write_publishes_nothing(gateway, session):
+    """Each scenario's write meets three faults in turn, each checked on its own: the query fails on its last
+    partition after the others wrote files; a cancel while its tasks write; a timeout while they write."""
     def fail(statement: str) -> str:
         _, _, page = run(gateway, session, statement.format(q=FAILING))
         assert "injected fault" in page.exception["root_cause"]
         return "ERROR"
 
-    assert run_fault(gateway, session, fail, "aw_err") == {"ERROR": 10}
-
-
-def test_a_cancel_in_the_middle_of_the_write_publishes_nothing(gateway, session):
     def cancel(statement: str) -> str:
         handle = gateway.execute_statement(session, statement.format(q=SLOW))
         assert wait_for(lambda: mid_write(gateway), timeout_s=300), "the write never started"
@@ -259,10 +250,6 @@ def test_a_cancel_in_the_middle_of_the_write_publishes_nothing(gateway, session)
         assert status is OperationStatus.CANCELED
         return status.value
 
-    assert run_fault(gateway, session, cancel, "aw_cancel") == {"CANCELED": 10}
-
-
-def test_a_timeout_in_the_middle_of_the_write_publishes_nothing(gateway, session):
     writing_when_timed_out = []
 
     def time_out(statement: str) -> str:
@@ -276,31 +263,49 @@ def test_a_timeout_in_the_middle_of_the_write_publishes_nothing(gateway, session
         assert status is OperationStatus.TIMEOUT
         return status.value
 
-    assert run_fault(gateway, session, time_out, "aw_timeout") == {"TIMEOUT": 10}
-    print(f"timeouts that hit a running write task: {sum(writing_when_timed_out)} of 10")
+    outcomes = run_faults(gateway, session, {"error": fail, "cancel": cancel, "timeout": time_out}, "aw_fault")
+    assert outcomes == {"ERROR": len(SCENARIOS), "CANCELED": len(SCENARIOS), "TIMEOUT": len(SCENARIOS)}
+    print(f"timeouts that hit a running write task: {sum(writing_when_timed_out)} of {len(SCENARIOS)}")
 
 
 # -- SIGKILL and restart (child processes with their own data directory and Spark) ----------------
 
 CHILD = Path(__file__).resolve().parents[3] / "atomic_child.py"
 LEFTOVER_MARKS = ("__wb_", ".wb-backup", "_temporary", ".hive-staging")
-CT_SLOW = "CREATE TABLE ct USING parquet AS " + SLOW
+# In the child: one partition that writes its first row, then sleeps in the task until the process dies.
+CHILD_SLOW = ("SELECT id, id % 2 AS k FROM range(0, 2, 1, 1) "
+              "WHERE id % 2 = 0 OR length(reflect('java.lang.Thread', 'sleep', CAST(600000 AS BIGINT))) > 0")
+CT_SLOW = "CREATE TABLE ct USING parquet AS " + CHILD_SLOW
 RT_GOOD = "CREATE OR REPLACE TABLE rt USING orc AS " + GOOD
 IO_GOOD = "INSERT OVERWRITE TABLE io PARTITION (k=1) SELECT id FROM (" + GOOD + ") q"
-IO_SLOW = "INSERT OVERWRITE TABLE io PARTITION (k=1) SELECT id FROM (" + SLOW + ") q"
+IO_SLOW = "INSERT OVERWRITE TABLE io PARTITION (k=1) SELECT id FROM (" + CHILD_SLOW + ") q"
 IO_NEW_ROWS = sorted([r for r in OLD_ROWS if r[1] == 0] + [[r[0], 1] for r in GOOD_ROWS])
-# (statement, how it dies, whether the publish had passed its commit point)
+
+
+@dataclass(frozen=True)
+class Kill:
+    """One child's death: ``write`` dies at ``death`` (a publishing step, or "sigkill" from the test while its
+    tasks write), while each companion (a slow write of another table, in its own session) is mid-write."""
+    write: str
+    death: str
+    committed: bool = False       # the death came after the write's commit point: the restart completes it
+    companions: tuple = ()
+
+
+def target_of(statement: str) -> str:
+    return next(t for t in ("ct", "rt", "io") if f"TABLE {t} " in statement)
+
+
+# Every publishing step of each kind of write, and a SIGKILL in the middle of each kind's tasks (the companions
+# of the first two: a crash with three writes open, all repaired by one restart). Seven kills, eight starts.
 KILLS = [
-    (CT_SLOW, "sigkill", False),
-    (RT_GOOD, "replace:after_backup", False),
-    (IO_SLOW, "sigkill", False),
-    (IO_GOOD, "overwrite:after_backup", False),
-    (IO_GOOD, "overwrite:after_swap", False),
-    (RT_GOOD, "replace:after_swap", False),
-    ("CREATE TABLE ct USING parquet AS " + GOOD, "create:before_publish", False),
-    ("CREATE OR REPLACE TABLE rt USING json AS " + SLOW, "sigkill", False),
-    (RT_GOOD, "replace:committed", True),
-    (IO_GOOD, "overwrite:committed", True),
+    Kill(RT_GOOD, "replace:after_backup", companions=(CT_SLOW, IO_SLOW)),
+    Kill(IO_GOOD, "overwrite:after_backup", companions=("CREATE OR REPLACE TABLE rt USING json AS " + CHILD_SLOW,)),
+    Kill(IO_GOOD, "overwrite:after_swap"),
+    Kill(RT_GOOD, "replace:after_swap"),
+    Kill("CREATE TABLE ct USING parquet AS " + GOOD, "create:before_publish"),
+    Kill(RT_GOOD, "replace:committed", committed=True),
+    Kill(IO_GOOD, "overwrite:committed", committed=True),
 ]
 
 
@@ -352,7 +357,7 @@ class Child:
         return code
 
 
-@pytest.mark.timeout(1800)  # eleven Spark starts; on a shared, loaded machine each can take a minute
+@pytest.mark.timeout(1800)  # eight Spark starts; on a shared, loaded machine each can take a minute
 def test_sigkill_in_the_middle_of_a_write_is_repaired_on_restart(tmp_path):
     children: list[Child] = []
     try:
@@ -369,27 +374,29 @@ def sigkill_and_restart(tmp_path: Path, children: list) -> None:
     setup = ["CREATE TABLE rt USING parquet AS " + OLD, "CREATE TABLE io USING csv PARTITIONED BY (k) AS " + OLD]
     known_files: Optional[list] = None
     with open(tmp_path / "children.log", "w") as log:
-        for cycle, (statement, death, committed) in enumerate(KILLS):
-            crash_at = None if death == "sigkill" else death
-            child = Child(data_dir, log, setup=setup if cycle == 0 else [], write=statement, crash_at=crash_at)
+        for cycle, kill in enumerate(KILLS):
+            crash_at = None if kill.death == "sigkill" else kill.death
+            child = Child(data_dir, log, setup=setup if cycle == 0 else [], write=kill.write, crash_at=crash_at,
+                          companions=list(kill.companions))
             children.append(child)
             recovered = child.next_event()
             state = child.next_event()
             assert recovered["event"] == "recovered" and state["event"] == "state"
-            print(f"cycle {cycle} ({death}): restarted after {time.monotonic() - started:.0f} s", flush=True)
+            print(f"cycle {cycle} ({kill.death}): restarted after {time.monotonic() - started:.0f} s", flush=True)
             if cycle > 0:  # what the restart repaired from the previous cycle's kill
                 check_repaired(recovered, state, KILLS[cycle - 1], known_files, expected)
             if cycle == 0:
                 state = child.next_event()  # after the setup
             known_files = state["files"]
-            assert child.next_event()["event"] == "writing"
+            writing = child.next_event()
+            assert writing["event"] == "writing"
+            assert writing["companions_writing"] == len(kill.companions), "a companion never started writing"
             if crash_at is None:
                 child.kill_while_writing()
             assert child.next_event() is None, "the child survived its kill"
             assert child.wait_gone() == -signal.SIGKILL
-            if committed:  # killed after the commit point: the restart completes the write
-                expected["rt" if statement.startswith("CREATE OR REPLACE") else "io"] = (
-                    GOOD_ROWS if statement == RT_GOOD else IO_NEW_ROWS)
+            if kill.committed:  # killed after the commit point: the restart completes the write
+                expected[target_of(kill.write)] = GOOD_ROWS if kill.write == RT_GOOD else IO_NEW_ROWS
                 known_files = None
 
         # The last restart repairs the last kill, then every statement runs again and succeeds.
@@ -404,16 +411,18 @@ def sigkill_and_restart(tmp_path: Path, children: list) -> None:
     assert [c["table"] for c in done["committed"]] == [f"spark_catalog.default.{t}" for t in ("ct", "rt", "io")]
     assert done["rows"] == {"ct": GOOD_ROWS, "rt": GOOD_ROWS, "io": IO_NEW_ROWS}
     assert done["journal"] == [] and not [f for f in done["files"] if any(m in f for m in LEFTOVER_MARKS)]
-    print(f"10 SIGKILLs and 11 restarts took {time.monotonic() - started:.1f} s")
+    print(f"{len(KILLS)} kills and {len(KILLS) + 1} restarts took {time.monotonic() - started:.1f} s")
 
 
-def check_repaired(recovered: dict, state: dict, kill, known_files: Optional[list], expected: dict) -> None:
-    statement, death, committed = kill
-    report = recovered["report"]
-    assert len(report) == 1 and report[0]["outcome"] == ("completed" if committed else "rolled back"), (death, report)
+def check_repaired(recovered: dict, state: dict, kill: Kill, known_files: Optional[list], expected: dict) -> None:
+    death = kill.death
+    outcomes = {entry["table"]: entry["outcome"] for entry in recovered["report"]}
+    wanted = {f"default.{target_of(c)}": "rolled back" for c in kill.companions}
+    wanted[f"default.{target_of(kill.write)}"] = "completed" if kill.committed else "rolled back"
+    assert len(recovered["report"]) == len(wanted) and outcomes == wanted, (death, recovered["report"])
     assert state["journal"] == [], death
     assert "ct" not in state["tables"] and not [t for t in state["tables"] if t.startswith("__wb_")], death
     assert state["rows"] == expected, death
     assert not [f for f in state["files"] if any(m in f for m in LEFTOVER_MARKS)], (death, state["files"])
-    if known_files is not None:  # rolled back: exactly the files from before the write
+    if known_files is not None:  # rolled back: exactly the files from before the writes
         assert state["files"] == known_files, death

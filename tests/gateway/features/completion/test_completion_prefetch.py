@@ -1,0 +1,102 @@
+"""Prefetch: the columns of the tables a statement names are loaded in the background as soon as a
+completion request sees them in FROM or JOIN, so that the ``t.`` typed next costs no catalog round trip.
+
+Counted on the session's real completion cache over a real catalog: ``request_loads`` (catalog calls made
+while answering), ``prefetch_loads`` (made in the background), ``request_waits`` (answers that waited for a
+load already running). No timing is asserted.
+"""
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(scope="module")
+def prefetch_db(gateway):
+    setup = gateway.open_session(name="prefetch-setup")
+    for statement in ("CREATE DATABASE IF NOT EXISTS prefetch_db",
+                      "CREATE TABLE IF NOT EXISTS prefetch_db.pf_orders (order_id BIGINT, pf_amount DECIMAL(10,2), "
+                      "pf_ship STRUCT<city: STRING>) USING parquet",
+                      "CREATE TABLE IF NOT EXISTS prefetch_db.pf_other (other_col STRING) USING parquet",
+                      "CREATE TABLE IF NOT EXISTS prefetch_db.pf_third (third_col INT) USING parquet",
+                      "CREATE TABLE IF NOT EXISTS prefetch_db.pf_fourth (fourth_col INT) USING parquet"):
+        gateway.configure_session(setup, statement)
+    assert gateway.feature("completion").wait_fresh(60)
+    yield setup
+    gateway.close_session(setup)
+
+
+@pytest.fixture()
+def fresh(gateway, prefetch_db):
+    """A new session (its completion cache knows no columns yet) in prefetch_db, and that cache."""
+    handle = gateway.open_session(name="prefetch")
+    gateway.configure_session(handle, "USE prefetch_db")
+    cache = gateway.feature("completion").completer.cache(gateway.session(handle))
+    yield handle, cache
+    gateway.close_session(handle)
+
+
+def values(gateway, handle, statement, position=None):
+    position = len(statement) if position is None else position
+    return [c.value for c in gateway.complete_candidates(handle, statement, position)]
+
+
+def test_a_table_named_in_from_has_its_columns_known_before_the_dot(gateway, fresh):
+    handle, cache = fresh
+    loads, prefetched = cache.request_loads, cache.prefetch_loads
+    # Typing the alias after the table's name: the answer (keywords) needs no columns; the table is named.
+    values(gateway, handle, "SELECT * FROM pf_orders o ")
+    assert cache.wait_prefetched(60)
+    assert cache.prefetch_loads == prefetched + 1 and cache.request_loads == loads
+    found = values(gateway, handle, "SELECT * FROM pf_orders o WHERE o.")
+    assert found[:3] == ["order_id", "pf_amount", "pf_ship"]
+    assert values(gateway, handle, "SELECT o.pf_ship. FROM pf_orders o", 17) == ["city"]
+    assert cache.request_loads == loads and cache.request_waits == 0  # the dots asked the catalog nothing
+    # The control: a table no earlier request named costs its dot a catalog call that the request waits for
+    # (made by the request itself, or by the prefetch that same request started).
+    assert values(gateway, handle, "SELECT x. FROM pf_other x", 9) == ["other_col"]
+    assert cache.request_loads + cache.request_waits == loads + 1
+
+
+def test_a_statement_that_does_not_parse_and_joins_are_prefetched_too(gateway, fresh):
+    handle, cache = fresh
+    values(gateway, handle, "SELECT  FROM pf_third a JOIN prefetch_db.pf_fourth b ON (", 0)  # no parse at 0
+    assert cache.wait_prefetched(60)
+    loads = cache.request_loads
+    assert values(gateway, handle, "SELECT a. FROM pf_third a JOIN prefetch_db.pf_fourth b", 9) == ["third_col"]
+    assert values(gateway, handle, "SELECT b. FROM pf_third a JOIN prefetch_db.pf_fourth b", 9) == ["fourth_col"]
+    assert cache.request_loads == loads
+
+
+def test_a_cte_name_is_not_prefetched_as_a_table(gateway, fresh):
+    handle, cache = fresh
+    values(gateway, handle, "WITH pf_cte AS (SELECT * FROM pf_orders) SELECT  FROM pf_cte", 49)
+    assert cache.wait_prefetched(60)
+    assert "pf_cte" not in cache._columns and "pf_orders" in cache._columns  # noqa: SLF001
+
+
+def test_a_dot_right_after_the_first_mention_costs_one_catalog_call_in_all(gateway, fresh):
+    """Whether the prefetch has finished, is running or has not started when the dot comes, the table's
+    columns are asked of the catalog once: a request never loads what another thread is loading."""
+    handle, cache = fresh
+    before = cache.request_loads + cache.prefetch_loads
+    values(gateway, handle, "SELECT * FROM pf_other t ")
+    assert values(gateway, handle, "SELECT t. FROM pf_other t", 9) == ["other_col"]
+    assert cache.wait_prefetched(60)
+    assert cache.request_loads + cache.prefetch_loads == before + 1
+
+
+def test_ddl_after_a_prefetch_shows_in_the_next_request(gateway, fresh, prefetch_db):
+    handle, cache = fresh
+    gateway.configure_session(prefetch_db, "CREATE TABLE prefetch_db.pf_altered (first_col INT) USING parquet")
+    try:
+        values(gateway, handle, "SELECT * FROM pf_altered t ")
+        assert cache.wait_prefetched(60)
+        assert values(gateway, handle, "SELECT t. FROM pf_altered t", 9) == ["first_col"]
+        gateway.configure_session(prefetch_db, "ALTER TABLE prefetch_db.pf_altered ADD COLUMNS (added_col STRING)")
+        assert values(gateway, handle, "SELECT t. FROM pf_altered t", 9) == ["added_col", "first_col"]
+        gateway.configure_session(prefetch_db, "DROP TABLE prefetch_db.pf_altered")
+        assert values(gateway, handle, "SELECT t. FROM pf_altered t", 9) == []
+        assert gateway.feature("completion").wait_fresh(60)
+        assert values(gateway, handle, "SELECT t. FROM pf_altered t", 9) == []
+    finally:
+        gateway.configure_session(prefetch_db, "DROP TABLE IF EXISTS prefetch_db.pf_altered")
