@@ -15,7 +15,9 @@ with st.sidebar:
 
 # The result area sits below the editor but is drawn first (see editor_panel.render): from a click on
 # Run until Python has seen it the editor hides this area, and it must show the new run by then.
-editor_area, result_area = st.container(), st.container(key="editor_result")
+# Everything above them keeps its place from run to run (the session notice has a slot of its own): a
+# container whose place changed between two runs is rebuilt by the browser, the editor's frame with it.
+editor_area, result_area = st.container(key="editor_area"), st.container(key="editor_result")
 
 
 def show_result() -> None:

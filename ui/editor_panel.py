@@ -6,7 +6,8 @@ import json
 import functools
 import logging
 import time
-from concurrent.futures import ThreadPoolExecutor, TimeoutError as FutureTimeout
+from concurrent.futures import Future, ThreadPoolExecutor, TimeoutError as FutureTimeout
+from dataclasses import dataclass, field
 from typing import Callable, Optional
 from urllib.parse import urlsplit
 
@@ -246,32 +247,61 @@ def _route_installed(gateway) -> bool:
 
 
 _DICTIONARY_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ui-completion-dictionary")
-DICTIONARY_WAIT_S = 0.3   # a render waits this long for the dictionary; the next one ships it
+DICTIONARY_WAIT_S = 0.3    # a render waits this long for a dictionary the component lacks; the next one ships it
+DICTIONARY_MAX_AGE_S = 60  # another session's DDL reaches this one's editor within this (this session's at once)
+DICTIONARY_KEY = "dictionary_job"
+PAGE_RUN_KEY = "dictionary_page_run"   # set by a run of the whole page (``render``)
+
+
+@dataclass
+class DictionaryJob:
+    """One load of the session's completion dictionary, and the catalog state it stands for."""
+
+    session: str
+    generation: int                     # ``state.dictionary_generation()`` when it started
+    future: Future
+    started: float = field(default_factory=time.monotonic)
+    fingerprint: Optional[str] = None   # once loaded
+    found: Optional[dict] = None
 
 
 def completion_dictionary(gateway, session, value) -> tuple[Optional[dict], Optional[str]]:
     """The session's completion dictionary and its fingerprint; the dictionary only when the component
     does not hold this fingerprint yet (a new page, a reload, a catalog change), else None.
 
-    The dictionary loads in a thread: a cold session's first listing (or one after DDL) can take seconds,
-    and the editor must show at once. Until it is there the component asks Python per context, and it
-    asks again for the dictionary (action "dictionary") so a later render ships it.
+    A dictionary is loaded (in a thread) only when the catalog may have changed: a new session, a run of
+    this session that was not only reads, a run of the whole page (another page's DDL, a module loaded, a
+    tab switched), or ``DICTIONARY_MAX_AGE_S`` passed (another session's DDL); not for the fragment reruns of
+    a click on Run, a completion request or a draft.
+    Every render used to build and hash it anew (tens of ms, seconds at 10,000 tables), and the render that
+    answers a click on Run waited for that. A cold session's first listing can take seconds and the editor
+    must show at once: until the dictionary is there the component completes from the one it holds (or asks
+    Python per context), and asks again (action "dictionary") so a later render ships it.
     """
-    job = st.session_state.get("dictionary_job")
-    if job is None or job[0] != session or (job[1].done() and job[2]):
-        job = (session, _DICTIONARY_POOL.submit(gateway.completion_dictionary, session), True)
-    try:
-        found = job[1].result(timeout=DICTIONARY_WAIT_S)
-    except FutureTimeout:
-        st.session_state.dictionary_job = (session, job[1], False)  # still loading: keep it, take it next time
-        return None, None
-    except GatewayError:
-        st.session_state.pop("dictionary_job", None)
-        return None, None
-    st.session_state.dictionary_job = (session, job[1], True)
-    fingerprint = hashlib.sha1(json.dumps(found, sort_keys=True).encode()).hexdigest()[:16]
     held = value.get("dict_fp") if isinstance(value, dict) else None
-    return (None if held == fingerprint else found), fingerprint
+    job: Optional[DictionaryJob] = st.session_state.get(DICTIONARY_KEY)
+    generation = state.dictionary_generation()
+    loaded = job is not None and job.fingerprint is not None
+    page_run = st.session_state.pop(PAGE_RUN_KEY, False)
+    if job is None or job.session != str(session) or job.generation != generation \
+            or (loaded and (page_run or time.monotonic() - job.started > DICTIONARY_MAX_AGE_S)):
+        job = DictionaryJob(str(session), generation, _DICTIONARY_POOL.submit(gateway.completion_dictionary, session))
+        st.session_state[DICTIONARY_KEY] = job
+    if job.fingerprint is None:
+        # Waited for only in the page's first render and in the rerun the component asks for it with: never in
+        # the render that answers a click on Run (300 ms of a cold session's click-to-row, profiled) or a draft.
+        events = value.get("events") if isinstance(value, dict) else None
+        asked = not events or (isinstance(events[-1], dict) and events[-1].get("action") == "dictionary")
+        try:
+            found = job.future.result(timeout=DICTIONARY_WAIT_S if asked and not held else 0)
+        except FutureTimeout:
+            return None, None
+        except GatewayError:
+            st.session_state.pop(DICTIONARY_KEY, None)
+            return None, None
+        job.found = found
+        job.fingerprint = hashlib.sha1(json.dumps(found, sort_keys=True).encode()).hexdigest()[:16]
+    return (None if held == job.fingerprint else job.found), job.fingerprint
 
 
 def render(gateway, session, before_editor: Optional[Callable[[], None]] = None) -> None:
@@ -280,6 +310,7 @@ def render(gateway, session, before_editor: Optional[Callable[[], None]] = None)
     ``before_editor`` draws the result area (in its own container, below the editor on the page) before
     the editor component: the component stops hiding the last result (see editor.js) when it hears
     that Python saw the click, and by then the area must already show the new run."""
+    st.session_state[PAGE_RUN_KEY] = True
     tab = tabs.render_bar(gateway)
     request = state.pop_editor_request()
     if request:

@@ -48,6 +48,7 @@ def sample_database_button(gateway, session, key: str, load_query: bool = True) 
     if load_query:
         state.open_in_editor(SAMPLE_QUERY)
     st.toast(f"Database `sample` is ready: {', '.join(tables)}. It is now the current database.", icon=":material/science:")
+    state.note_statements(None)     # new tables: the editor's completion dictionary reloads
     state.bump_schema_generation()  # reruns the page itself when the current database changed
     st.rerun()
     return True

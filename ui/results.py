@@ -121,7 +121,11 @@ def _record_finish(run: Run) -> None:
     for entry in state.history():
         if entry.id == run.history_id and entry.status == "RUNNING":
             finish_history(entry, run)
-            state.bump_schema_generation()  # DDL may have changed what completion offers
+            info = run.spool.info if run.spool is not None else None
+            # A run of reads only (most runs) leaves the catalog and the current database as they were: no
+            # lookups of the current database, no new completion dictionary in the render that shows its row.
+            if state.note_statements([s.kind for s in info.statements] if info is not None else None):
+                state.bump_schema_generation()  # DDL may have changed what completion offers
 
 
 def _status_line(run: Run, sql_execution_url: str | None = None) -> None:

@@ -26,9 +26,12 @@ def handle() -> str:
 
 
 def show_session_notice() -> None:
-    """Say so once when an expired session was replaced by a new one."""
+    """Say so once when an expired session was replaced by a new one. The notice has a slot of its own, empty
+    in every other run: what follows keeps its place in the page, and the browser rebuilt a container (the
+    editor's, with its frame: focus, cursor and undo lost) whose place changed between two runs."""
+    slot = st.empty()
     if notice := st.session_state.pop("session_notice", None):
-        st.warning(notice, icon=":material/schedule:")
+        slot.warning(notice, icon=":material/schedule:")
 
 
 def editor_text() -> str:
@@ -89,6 +92,25 @@ def _rerun_if_database_changed() -> None:
     if current != shown:
         st.session_state[CAPTION_DATABASE_KEY] = current
         st.rerun(scope="app")
+
+
+# Statement kinds that only read: a run of nothing else leaves the catalog as it was (any other kind, or one
+# unknown here, reloads the editor's completion dictionary, as the gateway refreshes its caches after DDL).
+READ_ONLY_KINDS = frozenset({"QUERY", "SHOW", "DESCRIBE", "EXPLAIN"})
+
+
+def dictionary_generation() -> int:
+    """Counts this browser session's runs that may have changed the catalog (``note_statements``)."""
+    return st.session_state.get("dictionary_generation", 0)
+
+
+def note_statements(kinds) -> bool:
+    """Statements of these kinds ran (None: not known): unless all only read, the editor loads a new dictionary.
+    True when the catalog may have changed."""
+    if set(kinds or [None]) <= READ_ONLY_KINDS:
+        return False
+    st.session_state.dictionary_generation = dictionary_generation() + 1
+    return True
 
 
 def schema_generation() -> int:
