@@ -15,15 +15,27 @@ The route only carries HTTP: the gateway's call ``complete_with_credential`` che
 session only, as its user, until it expires) and reads and answers the request exactly as REST does.
 Refused, never answered: a post whose Origin is not the page's own (403), one without a credential or with
 an unknown, expired or other session's one (401), another method (405), a body over ``MAX_BODY_BYTES``
-(413). Without a real Streamlit server (AppTest) there is no route; the editor then uses REST when it is
+(413).
+
+Superseded requests are dropped, not answered: the editor names itself (``"client"``, a random id per editor)
+and numbers its requests (``"seq"``, rising). One editor's requests are answered one at a time, and one that
+gets its turn when a later one of the same editor (same session and credential) has arrived, or whose browser
+went away (an aborted fetch), gets 409 ``SupersededError`` without the engine being asked: typing fast leaves
+no backlog ahead of the keystroke the popup is for. Each answer's ``X-Completion-Counts`` says how many of that
+editor's requests were computed and dropped; its ``Server-Timing`` the route's phases (``queue``: waiting for
+the editor's earlier request, ``complete``: the engine, ``encode``: the JSON, ``route``: all of it).
+Without a real Streamlit server (AppTest) there is no route; the editor then uses REST when it is
 on, else reruns, and says so.
 """
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import json
 import logging
 import threading
 import time
+from collections import OrderedDict
 from typing import Optional
 
 from gateway import AuthenticationError, GatewayError
@@ -37,6 +49,45 @@ MAX_BODY_BYTES = 4 * 1024 * 1024   # a statement of a million characters and mor
 _EVERY_METHOD = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]  # all refused but POST, here
 _STATE = "workbench_completion_gateway"
 _lock = threading.Lock()
+MAX_CLIENTS = 1024   # editors whose latest request number is kept (the oldest idle one is forgotten past it)
+
+
+class _Client:
+    """One editor's requests: the latest number seen, one computed at a time, and counts of both outcomes."""
+
+    def __init__(self) -> None:
+        self.seq = -1
+        self.turn = asyncio.Lock()
+        self.computed = 0
+        self.dropped = 0
+
+    def counts(self) -> str:
+        return f"computed={self.computed}, dropped={self.dropped}"
+
+
+_clients: "OrderedDict[tuple, _Client]" = OrderedDict()   # touched on the event loop only
+
+
+def _client_of(session: str, credential: str, data) -> tuple[Optional[_Client], Optional[int]]:
+    """The editor a request names (``client``, ``seq``) and its number, or (None, None): not numbered, never
+    dropped. Keyed by session, credential and client: nobody without the credential can overtake its requests."""
+    if not isinstance(data, dict):
+        return None, None
+    client, seq = data.get("client"), data.get("seq")
+    if not isinstance(client, str) or not 0 < len(client) <= 64 or isinstance(seq, bool) or not isinstance(seq, int):
+        return None, None
+    key = (session, hashlib.sha256(credential.encode()).hexdigest(), client)
+    state = _clients.get(key)
+    if state is None:
+        state = _clients[key] = _Client()
+        while len(_clients) > MAX_CLIENTS:
+            oldest = next(iter(_clients))
+            if _clients[oldest].turn.locked():
+                break
+            del _clients[oldest]
+    _clients.move_to_end(key)
+    state.seq = max(state.seq, seq)
+    return state, seq
 
 
 def route_path(session: str) -> str:
@@ -60,9 +111,7 @@ def _bearer(request) -> Optional[str]:
 
 
 async def _complete_endpoint(request):
-    from starlette.concurrency import run_in_threadpool
-    from starlette.responses import JSONResponse
-
+    entered = time.perf_counter()
     if request.method != "POST":   # every method reaches here: Streamlit's own routes would answer a GET
         refusal = _refusal(405, "MethodNotAllowedError", "completion is a POST with a JSON body "
                                                          "{\"statement\", \"position\", \"details\"}")
@@ -93,17 +142,45 @@ async def _complete_endpoint(request):
     gateway = getattr(request.app.state, _STATE, None)
     if gateway is None:
         return _refusal(503, "ServiceUnavailableError", "the workbench's gateway is not ready: reload the page")
+    session = request.path_params["session"]
+    client, seq = _client_of(session, credential, data)
+    if client is None:
+        return await _answer(request, gateway, credential, session, data, entered, entered)
+    async with client.turn:   # one request of an editor at a time: a later one waits for at most this one
+        if seq < client.seq or await request.is_disconnected():
+            client.dropped += 1
+            refusal = _refusal(409, "SupersededError", f"a later completion request ({client.seq}) of this editor "
+                                                       f"supersedes this one ({seq}): not answered")
+            refusal.headers["X-Completion-Counts"] = client.counts()
+            return refusal
+        response = await _answer(request, gateway, credential, session, data, entered, time.perf_counter())
+        if response.status_code == 200:
+            client.computed += 1
+        response.headers["X-Completion-Counts"] = client.counts()
+        return response
+
+
+async def _answer(request, gateway, credential: str, session: str, data, entered: float, turn: float):
+    """The engine's answer (run off the event loop), with the route's phases as Server-Timing: readable by
+    the page (benchmarks/browser_latency.py)."""
+    from starlette.concurrency import run_in_threadpool
+    from starlette.responses import JSONResponse
+
     started = time.perf_counter()
     try:
-        found = await run_in_threadpool(gateway.complete_with_credential, credential,
-                                        request.path_params["session"], data)
+        found = await run_in_threadpool(gateway.complete_with_credential, credential, session, data)
     except AuthenticationError as exc:
         return _refusal(401, "UnauthorizedError", exc.message)
     except GatewayError as exc:
         return _refusal(exc.http_status, type(exc).__name__, exc.message)
-    # Server-Timing: the engine's share of the popup's wait, readable by the page (benchmarks/browser_latency.py).
-    took_ms = (time.perf_counter() - started) * 1000
-    return JSONResponse(found, headers={"Cache-Control": "no-store", "Server-Timing": f"complete;dur={took_ms:.1f}"})
+    computed = time.perf_counter()
+    response = JSONResponse(found, headers={"Cache-Control": "no-store"})
+    done = time.perf_counter()
+    response.headers["Server-Timing"] = (f"queue;dur={(turn - entered) * 1000:.1f}, "
+                                         f"complete;dur={(computed - started) * 1000:.1f}, "
+                                         f"encode;dur={(done - computed) * 1000:.1f}, "
+                                         f"route;dur={(done - entered) * 1000:.1f}")
+    return response
 
 
 def install_route(gateway) -> bool:

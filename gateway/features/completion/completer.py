@@ -24,6 +24,8 @@ import heapq
 import logging
 import re
 import threading
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Callable, Iterable, Optional
 
@@ -65,6 +67,23 @@ _FUNCTION_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _TVF_NAME = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 
 _GONE = object()  # a part that failed to reload
+# Set (to a list) while a request answers from what is known (``answering_now``): a table whose columns are not
+# known yet is loaded in the background and named in the list, and the answer goes without its columns.
+_ANSWER_NOW: ContextVar[Optional[list]] = ContextVar("completion_answer_now", default=None)
+
+
+@contextmanager
+def answering_now():
+    """Within it, completion never waits for a table's columns (neither a catalog call nor a load another thread
+    is making): unknown ones load in the background, and the list it yields names them (the editor asks again
+    once they are there). Outside it, a request waits, as REST's ``complete-statement`` always has."""
+    loading: list = []
+    token = _ANSWER_NOW.set(loading)
+    try:
+        yield loading
+    finally:
+        _ANSWER_NOW.reset(token)
+
 _USE = re.compile(r"\s*USE\s+(?!MODULES\b)", re.I)
 # At most this many candidates per answer (the best ones): a popup of 10,000 tables helps nobody.
 MAX_CANDIDATES = 500
@@ -109,6 +128,8 @@ class SchemaCache:
         self.request_loads = 0   # catalog round trips made while answering (first use of a part)
         self.request_waits = 0   # requests that waited for a part another thread was loading (a prefetch)
         self.prefetch_loads = 0  # columns loaded in the background because a statement named their table
+        self.column_lookups = 0  # catalog calls made for a table's columns (one per load, a missing table too)
+        self.answered_loading = 0  # answers given without a table's columns, which were loading (answering_now)
         self._version = 0        # moves with every change laid over the parts: loads overlapping it are not kept
         self._loading: dict[tuple, threading.Event] = {}
         self._prefetch_queue: dict[str, str] = {}   # lower-case name -> name, in order
@@ -272,7 +293,19 @@ class SchemaCache:
         return self.user_functions() + builtins
 
     def column_infos(self, name: str) -> Optional[list[ColumnInfo]]:
-        """Columns of a table or view with their types; None when there is no such table."""
+        """Columns of a table or view with their types; None when there is no such table. Within
+        ``answering_now``, [] for a table not known yet, whose columns then load in the background."""
+        loading = _ANSWER_NOW.get()
+        if loading is not None:
+            key = name.lower()
+            with self._lock:
+                if key in self._columns:
+                    return self._columns[key]
+                self.answered_loading += 1
+            if name not in loading:
+                loading.append(name)
+            self.prefetch_columns([name])
+            return []
         return self._part(self._columns, name.lower(), lambda key: self._load_columns(name))
 
     def _load_columns(self, name: str) -> Optional[list[ColumnInfo]]:
@@ -284,8 +317,16 @@ class SchemaCache:
                 with self._lock:
                     if self._version == version and self.current_database is None:
                         self.current_database = current
-            schema = _safe(lambda: session_table_schema(self.spark, split_name(name)))  # the metadata only: quick
+            self.column_lookups += 1
+            try:
+                schema = session_table_schema(self.spark, split_name(name))  # the metadata only: quick
+            except Exception as exc:  # noqa: BLE001
+                if _no_such_table(exc):
+                    return None  # the session catalog's word: no second lookup through spark.table
+                log.debug("completion: a table's schema from the session catalog failed", exc_info=True)
+                schema = None
             if schema is None:
+                self.column_lookups += 1
                 schema = self.spark.table(quote_name(name)).schema
         except Exception:
             log.debug("completion: no columns for a table", exc_info=True)
@@ -444,6 +485,13 @@ class SchemaCache:
             for store in (self._relations, self._databases, self._catalogs, self._user_functions, self._columns,
                           self._tvf):
                 store.clear()
+
+
+def _no_such_table(exc: BaseException) -> bool:
+    """Whether Spark said there is no such table or view (as opposed to a lookup that could not run)."""
+    text = f"{type(exc).__name__}: {exc}"
+    return any(word in text for word in ("NoSuchTable", "TABLE_OR_VIEW_NOT_FOUND", "NoSuchDatabase",
+                                         "SCHEMA_NOT_FOUND", "NoSuchNamespace"))
 
 
 def _function_detail(functions, name: str) -> str:
@@ -613,9 +661,13 @@ def _after_qualifier(cache: SchemaCache, site: Site) -> list[Candidate]:
         if found is not None:
             return [c.candidate("field") for c in found]
     if not site.parsed and not site.sources:
-        columns = _safe(lambda: cache.column_infos(".".join(site.qualifier)), None)
+        name = ".".join(site.qualifier)
+        loading = _ANSWER_NOW.get()
+        columns = _safe(lambda: cache.column_infos(name), None)
         if columns:
             return [c.candidate() for c in columns]
+        if loading is not None and name in loading:
+            return []  # its columns are loading, if it is a table: the editor asks again (no catalog call now)
     # A database (its tables) or a catalog (its databases).
     name = ".".join(site.qualifier)
     relations = [c for c in _safe(lambda: cache.relations(name), []) if c.kind != "temporary view"]

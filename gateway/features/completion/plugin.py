@@ -9,8 +9,8 @@ from gateway.api.plugins import Feature
 from gateway.errors import AuthenticationError, InvalidRequestError
 from gateway.identity import COMPLETION_SCOPE, SESSION_CREDENTIAL_PREFIX, SESSION_CREDENTIALS, acting_as, required_principal
 from gateway.features.completion.api import CompletionApi
-from gateway.features.completion.completer import Completer
-from gateway.features.completion.schemas import answer, read_request
+from gateway.features.completion.completer import Completer, answering_now
+from gateway.features.completion.schemas import answer, read_request, read_wait
 from gateway.models import Candidate
 
 log = logging.getLogger(__name__)
@@ -89,6 +89,10 @@ class CompletionFeature(Feature):
                                       "wbs_…): reload the page for a new one")
         principal = SESSION_CREDENTIALS.check(credential, str(session), COMPLETION_SCOPE)
         statement, position, details = read_request(request)
+        if not read_wait(request):  # the editor: answer from what is known, name the tables still loading
+            with acting_as(principal), answering_now() as loading:
+                found = self.host.complete_candidates(session, statement, position)
+            return answer(found, details, loading)
         with acting_as(principal):  # the boundary: as that user, its own session only
             found = self.host.complete_candidates(session, statement, position)
         return answer(found, details)

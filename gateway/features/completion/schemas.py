@@ -27,6 +27,9 @@ class CompleteStatementResponse(Body):
     candidateDetails: Optional[list[CandidateDetail]] = Field(
         None, description="With details=true: each candidate's kind (table, column, function, …) and detail "
                           "(column type, function signature).")
+    loading: Optional[list[str]] = Field(
+        None, description="With wait=false (the editor's route): tables whose columns were not known yet and "
+                          "load in the background; ask again for an answer with them.")
 
 
 def read_request(data: Any, statement: Optional[str] = None, position: Optional[int] = None,
@@ -48,8 +51,22 @@ def read_request(data: Any, statement: Optional[str] = None, position: Optional[
     return statement, position, details
 
 
-def answer(found: list[Candidate], details: bool) -> dict:
-    """The JSON answer for the candidates ``found``: their values, and with ``details`` kind and detail."""
-    if not details:
-        return {"candidates": [c.value for c in found]}
-    return {"candidates": [c.value for c in found], "candidateDetails": [c.to_json() for c in found]}
+def read_wait(data: Any) -> bool:
+    """A request's ``wait`` (default true): false asks for an answer from what is known now, without the
+    columns of tables not loaded yet (they load in the background and the answer's ``loading`` names them)."""
+    wait = data.get("wait", True) if isinstance(data, dict) else True
+    if not isinstance(wait, bool):
+        raise InvalidRequestError("complete-statement's wait is true (the default: columns are loaded for the "
+                                  "answer) or false (answer now; ``loading`` names the tables still loading)")
+    return wait
+
+
+def answer(found: list[Candidate], details: bool, loading: Optional[list[str]] = None) -> dict:
+    """The JSON answer for the candidates ``found``: their values, and with ``details`` kind and detail;
+    ``loading``: the tables whose columns were not known yet (loading in the background), when any."""
+    out = {"candidates": [c.value for c in found]}
+    if details:
+        out["candidateDetails"] = [c.to_json() for c in found]
+    if loading:
+        out["loading"] = list(loading)
+    return out

@@ -223,14 +223,64 @@
     },
   };
   // The round trip for a context the dictionary cannot answer: one request, its answer kept.
-  function roundTrip(text, cursor, prefix, callback) {
+  function contextOf(text, cursor, prefix) {
     const start = cursor - prefix.length;
     const context = { text: text.slice(0, start) + text.slice(cursor), position: start };
-    const key = context.position + "\u0000" + context.text;
-    if (completionCache.has(key)) { callback(null, completionCache.get(key)); return; }
+    context.key = context.position + "\u0000" + context.text;
+    return context;
+  }
+  function roundTrip(text, cursor, prefix, callback) {
+    const context = contextOf(text, cursor, prefix);
+    const key = context.key;
+    const mark = traceMark(key);
+    if (completionCache.has(key)) { mark.cached = true; answerWith(mark, callback, completionCache.get(key)); return; }
     if (pending) finishPending([]);  // a newer context supersedes the old request
-    if (completionApi) { directRequest(context, key, callback); return; }
+    if (completionApi) { directRequest(context, key, function (e, items) { answerWith(mark, callback, items); }); return; }
     rerunRequest(context, key, callback, null);
+  }
+
+  // --- where a popup's time goes: performance.now() marks per request, read by benchmarks/browser_latency.py ---
+  // asked: Ace asked for candidates; sent: the request went; response: its headers came; parsed: its JSON;
+  // answered: the candidates handed to Ace (the popup renders next). Requests dropped or aborted say so.
+  const completionTrace = [];
+  window.sqlEditorCompletionTrace = function () { return completionTrace.slice(); };
+  function traceMark(key) {
+    const mark = { key: key, asked: performance.now() };
+    completionTrace.push(mark);
+    while (completionTrace.length > 200) completionTrace.shift();
+    return mark;
+  }
+  function answerWith(mark, callback, items) {
+    mark.answered = performance.now();
+    mark.items = items ? items.length : 0;
+    callback(null, items);
+  }
+
+  // An answer without the columns of tables still loading on the server (``loading``): asked again a little
+  // later, and once it is whole, the popup is opened again if the cursor is still in that context.
+  const REFRESH_AFTER_MS = [15, 25, 40, 60, 100, 150, 250, 400, 700, 1000, 1500, 2500];
+  let refreshing = null;   // {key, timer}
+  function refreshWhenLoaded(context, tries) {
+    if (refreshing && refreshing.key !== context.key) clearTimeout(refreshing.timer);
+    if (tries >= REFRESH_AFTER_MS.length || !completionApi) { refreshing = null; return; }
+    refreshing = { key: context.key, timer: setTimeout(function () {
+      if (!refreshing || refreshing.key !== context.key || !stillAt(context.key)) { refreshing = null; return; }
+      directRequest(context, context.key, function () {
+        if (!refreshing || refreshing.key !== context.key) return;
+        if (completionCache.has(context.key)) {   // whole now: show it, if the user is still there
+          refreshing = null;
+          if (stillAt(context.key)) editor.execCommand("startAutocomplete");
+        } else {
+          refreshWhenLoaded(context, tries + 1);
+        }
+      }, true);
+    }, REFRESH_AFTER_MS[tries]) };
+  }
+  function stillAt(key) {
+    const pos = editor.getCursorPosition();
+    const before = editor.session.getLine(pos.row).slice(0, pos.column).match(/[a-zA-Z_0-9$\u00A2-\u2000\u2070-\uFFFF]*$/);
+    const cursor = editor.session.doc.positionToIndex(pos);
+    return contextOf(editor.getValue(), cursor, before ? before[0] : "").key === key;
   }
 
   // --- the direct path: fetch(), no rerun ------------------------------------------------------------------
@@ -260,7 +310,16 @@
     note.style.display = text ? "inline-block" : "none";
   }
   function completionNote(text) { toolbarNote("completion-note", text); }
-  function directRequest(context, key, callback) {
+  const completionClient = nonce + Math.random().toString(36).slice(2, 10);  // this editor, to the route
+  let completionSeq = 0;   // rising: the route drops a request a later one of this editor supersedes
+  function directRequest(context, key, callback, refresh) {
+    if (directInFlight && directInFlight.key === key) {   // the same context still on its way: wait for it
+      const earlier = directInFlight.callback;
+      directInFlight.callback = callback;
+      if (!directInFlight.refresh) earlier(null, []);
+      directInFlight.refresh = !!refresh;
+      return;
+    }
     if (directInFlight) { directInFlight.controller.abort(); directInFlight.callback(null, []); directInFlight = null; }
     const api = completionApi;
     let statement = context.text, position = context.position;
@@ -277,7 +336,9 @@
       return;
     }
     const controller = new AbortController();
-    const mine = { controller: controller, callback: callback };
+    const mine = { controller: controller, callback: callback, key: key, refresh: !!refresh,
+                   trace: completionTrace.length ? completionTrace[completionTrace.length - 1] : {} };
+    if (refresh || mine.trace.key !== key) mine.trace = traceMark(key);
     directInFlight = mine;
     const timer = setTimeout(function () { controller.abort(); }, DIRECT_TIMEOUT_MS);
     let request;
@@ -285,15 +346,21 @@
       request = fetch(api.route, { method: "POST", signal: controller.signal, cache: "no-store",
                                    credentials: "same-origin",
                                    headers: { "Authorization": "Bearer " + api.token, "Content-Type": "application/json" },
-                                   body: JSON.stringify({ statement: statement, position: position, details: true }) });
+                                   body: JSON.stringify({ statement: statement, position: position, details: true,
+                                                          wait: false, client: completionClient,
+                                                          seq: ++completionSeq }) });
+      mine.trace.seq = completionSeq;
     } else {
       const address = api.url + "/v2/sessions/" + encodeURIComponent(api.session) + "/complete-statement?details=true" +
         "&position=" + position + "&statement=" + encodeURIComponent(statement);
       request = fetch(address, { headers: { "Authorization": "Bearer " + api.token }, signal: controller.signal,
                                  cache: "no-store", credentials: "omit" });
     }
+    mine.trace.sent = performance.now();
     request
       .then(function (response) {
+        mine.trace.response = performance.now();
+        if (response.status === 409) return { superseded: true };   // a later request of ours overtook it
         if (response.ok) return response.json();
         return response.json().catch(function () { return {}; }).then(function (body) {
           const error = new Error("HTTP " + response.status + ": " + ((body && body.root_cause) || response.statusText));
@@ -303,17 +370,24 @@
       })
       .then(function (body) {
         clearTimeout(timer);
-        if (directInFlight !== mine) return;
+        mine.trace.parsed = performance.now();
+        if (directInFlight !== mine) { mine.trace.dropped = true; return; }
         directInFlight = null;
+        if (body.superseded) { mine.trace.dropped = true; mine.callback(null, []); return; }
         completionRoutes.direct += 1;
         completionNote("");
         const items = toAce((body.candidateDetails || []).slice(0, 3000), 0, true);
-        completionCache.set(key, items);
-        callback(null, items);
+        if (body.loading && body.loading.length) {   // answered without columns still loading: asked again
+          mine.trace.loading = body.loading;
+          if (!mine.refresh) refreshWhenLoaded({ text: context.text, position: context.position, key: key }, 0);
+        } else {
+          completionCache.set(key, items);
+        }
+        mine.callback(null, items);
       })
       .catch(function (error) {
         clearTimeout(timer);
-        if (directInFlight !== mine) return;  // superseded (aborted): its callback was answered
+        if (directInFlight !== mine) { mine.trace.dropped = true; return; }  // superseded (aborted): answered
         directInFlight = null;
         completionRoutes.direct_errors += 1;
         completionRoutes.last_error = String(error.message || error);
@@ -325,7 +399,7 @@
                      "; answered through the page instead");
         completionNote("\u26A0 Completion: the direct path failed (" + completionRoutes.last_error.slice(0, 120) +
                        "); answered through the page");
-        rerunRequest(context, key, callback, completionRoutes.last_error);
+        rerunRequest(context, key, mine.callback, completionRoutes.last_error);
       });
   }
 
