@@ -69,11 +69,61 @@ MEASURE_POPUP = """(expected) => {
   const tick = () => {
     const popup = document.querySelector(".ace_autocomplete");
     const shown = popup && popup.style.display !== "none" && popup.innerText.split("\\n").some(l => l.trim() === expected);
-    if (start.t !== null && shown) { window.__popupMs = performance.now() - start.t; return; }
+    if (start.t !== null && shown) {
+      window.__popupAt = performance.now(); window.__popupKeydown = start.t; window.__popupMs = window.__popupAt - start.t;
+      return;
+    }
     if (start.t === null || performance.now() - start.t < 55000) requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
 }"""
+
+
+# Where the popup's time went, from the editor's marks (window.sqlEditorCompletionTrace, ui/sql_editor/frontend/
+# editor.js) and the route's Server-Timing (ui/completion_route.py), between the keydown and the popup on screen:
+# before_request: keydown to the first completion asked (Ace, the editor's JS); refresh_wait: from it to the request
+# whose answer the popup shows (answers without columns still loading, asked again); network: that request's
+# sent -> response less the route's own time; route = queue (behind the editor's earlier request) + complete (the
+# engine) + encode (JSON); parse: response -> JSON read; to_ace: JSON read -> candidates handed to Ace;
+# render: handed to Ace -> the popup on screen. requests: completion requests sent; dropped: superseded or aborted.
+POPUP_PHASES = """() => {
+  const t0 = window.__popupKeydown, t1 = window.__popupAt;
+  const trace = (window.sqlEditorCompletionTrace ? window.sqlEditorCompletionTrace() : [])
+    .filter(m => m.asked >= t0 - 1 && m.asked <= t1);
+  const answered = trace.filter(m => m.answered !== undefined && m.answered <= t1);
+  const sent = trace.filter(m => m.sent !== undefined && m.sent <= t1);
+  const last = sent.filter(m => m.parsed !== undefined && m.parsed <= t1 && !m.dropped).pop();
+  const shown = answered.pop();
+  const res = performance.getEntriesByType("resource")
+    .filter(e => e.name.includes("/_workbench/sessions/") && e.startTime >= t0 - 1 && e.startTime <= t1 + 1);
+  const timing = (name) => { const e = res.filter(r => r.responseEnd <= t1 + 1).pop();
+    const t = e && (e.serverTiming || []).find(x => x.name === name); return t ? t.duration : 0; };
+  const out = { requests: sent.length, dropped: sent.filter(m => m.dropped).length,
+                before_request: trace.length ? trace[0].asked - t0 : 0, render: shown ? t1 - shown.answered : 0 };
+  if (last) {
+    out.refresh_wait = last.sent - (trace.length ? trace[0].asked : last.sent);
+    out.route = timing("route"); out.queue = timing("queue"); out.complete = timing("complete");
+    out.encode = timing("encode");
+    out.network = Math.max(0, last.response - last.sent - out.route);
+    out.parse = last.parsed - last.response;
+    out.to_ace = shown && shown.answered >= last.parsed ? shown.answered - last.parsed : 0;
+  }
+  return out;
+}"""
+PHASE_NAMES = ("before_request", "refresh_wait", "network", "queue", "complete", "encode", "route", "parse", "to_ace",
+               "render", "requests", "dropped")
+PHASES: dict[str, list[dict]] = {}
+
+
+def show_phases(name: str, phases: list[dict]) -> None:
+    """p50/p95 of each phase of one case's popups (POPUP_PHASES)."""
+    parts = []
+    for phase in PHASE_NAMES:
+        values = [p[phase] for p in phases if phase in p]
+        if values:
+            unit = "" if phase in ("requests", "dropped") else " ms"
+            parts.append(f"{phase} {pct(values, 50):.1f}/{pct(values, 95):.1f}{unit}")
+    print(f"  phases p50/p95, {name}: " + ", ".join(parts))
 
 
 # Keydown (Ctrl+Enter) -> the first frame in which the editor's status badge says Running; in window.__runningMs.
@@ -114,12 +164,18 @@ def show(name, values):
     print(f"{name:<52} n={len(values):<3} p50 {pct(values, 50):8.1f} ms   p95 {pct(values, 95):8.1f} ms")
 
 
-def popup_ms(page, frame, before: str, key: str, expected: str) -> float:
+def popup_ms(page, frame, before: str, key: str, expected: str, case: str = "warm") -> float:
     page.keyboard.press("Escape")
     replace_text(page, frame, before)
     frame.evaluate(MEASURE_POPUP, expected)
     page.keyboard.type(key)
+    return popup_shown(frame, case)
+
+
+def popup_shown(frame, case: str) -> float:
+    """The keystroke-to-popup time just measured (MEASURE_POPUP), its phases kept under ``case``."""
     frame.wait_for_function("window.__popupMs !== null", timeout=60_000)
+    PHASES.setdefault(case, []).append(frame.evaluate(POPUP_PHASES))
     return frame.evaluate("window.__popupMs")
 
 
@@ -241,6 +297,8 @@ def main() -> None:
         show("server side, completion route (all three cases)", server)
     else:
         print("server side: no Server-Timing read from the completion route's answers")
+    for case, phases in PHASES.items():
+        show_phases(case, phases)
     show("Ctrl+Enter to the running state shown", running)
     show("click to first row, SELECT 1", select1)
     if join:
@@ -255,8 +313,7 @@ def _cold(page, frame, i: int) -> float:
     page.keyboard.type("SELECT t")
     frame.evaluate(MEASURE_POPUP, "c1")
     page.keyboard.type(".")
-    frame.wait_for_function("window.__popupMs !== null", timeout=60_000)
-    return frame.evaluate("window.__popupMs")
+    return popup_shown(frame, "cold")
 
 
 def _cte(page, frame, i: int) -> float:
@@ -267,8 +324,7 @@ def _cte(page, frame, i: int) -> float:
     page.keyboard.type(f"WITH s AS (SELECT c1 AS picked_{i} FROM bench_t{i:04d}) SELECT s")
     frame.evaluate(MEASURE_POPUP, f"picked_{i}")
     page.keyboard.type(".")
-    frame.wait_for_function("window.__popupMs !== null", timeout=60_000)
-    return frame.evaluate("window.__popupMs")
+    return popup_shown(frame, "CTE")
 
 
 def _typed(page, frame, i: int, gap_ms: int) -> float:
@@ -280,8 +336,7 @@ def _typed(page, frame, i: int, gap_ms: int) -> float:
     page.wait_for_timeout(gap_ms)   # the same gap before the dot
     frame.evaluate(MEASURE_POPUP, "c1")
     page.keyboard.type(".")
-    frame.wait_for_function("window.__popupMs !== null", timeout=60_000)
-    return frame.evaluate("window.__popupMs")
+    return popup_shown(frame, "typed")
 
 
 if __name__ == "__main__":

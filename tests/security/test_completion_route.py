@@ -77,6 +77,44 @@ def test_a_statement_longer_than_a_get_address_is_completed(route):
     assert "bob_route_col" in answer.body["candidates"]
 
 
+def test_requests_a_later_one_of_the_same_editor_supersedes_are_dropped_uncomputed(route):
+    """The editor numbers its requests (``client``, ``seq``): one that gets its turn after a later one of the same
+    editor arrived is answered 409 without the engine being asked; the counts say how many were computed."""
+    _, facts, _ = route
+    session, token = facts["bob_session"], facts["bob_token"]
+
+    def numbered(seq, client="superseded-test"):
+        return request("SELECT * FROM ") | {"client": client, "seq": seq, "wait": False}
+
+    first = post(route, session, numbered(10), token=token)
+    assert first.status == 200 and "bob_route_view" in first.body["candidates"], first.body
+    assert first.headers["x-completion-counts"] == "computed=1, dropped=0"
+    assert {"queue", "complete", "encode", "route"} <= {
+        part.split(";")[0].strip() for part in first.headers["server-timing"].split(",")}
+    for seq in (9, 3, 1):   # arriving after request 10 (an aborted fetch, a backlog): dropped
+        late = post(route, session, numbered(seq), token=token)
+        assert late.status == 409 and late.body["error_class"] == "SupersededError", late.body
+        assert "candidates" not in late.body
+    # Another user's session (and credential) with the same client name and a higher number overtakes nothing.
+    other = post(route, facts["alice_session"], numbered(1000), token=facts["alice_token"])
+    assert other.status == 200, other.body
+    latest = post(route, session, numbered(11), token=token)
+    assert latest.status == 200 and "bob_route_view" in latest.body["candidates"], latest.body
+    assert latest.headers["x-completion-counts"] == "computed=2, dropped=3"
+    # A burst at once: every request is answered or dropped, the last-numbered one is answered, the counts add up.
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(8) as pool:
+        answers = dict(zip(range(12, 28), pool.map(lambda seq: post(route, session, numbered(seq), token=token),
+                                                   range(12, 28))))
+    assert {a.status for a in answers.values()} <= {200, 409}
+    assert answers[27].status == 200 and "bob_route_view" in answers[27].body["candidates"]
+    answered = sum(a.status == 200 for a in answers.values())
+    final = post(route, session, numbered(28), token=token).headers["x-completion-counts"]
+    assert final == f"computed={2 + answered + 1}, dropped={3 + 16 - answered}"
+    # Requests without a number are never dropped (REST-like clients, older editors).
+    assert post(route, session, request("SELECT * FROM "), token=token).status == 200
+
+
 def test_another_users_session_is_refused(route):
     _, facts, _ = route
     answer = post(route, facts["alice_session"], request("SELECT * FROM "), token=facts["bob_token"])
