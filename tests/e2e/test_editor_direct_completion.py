@@ -102,28 +102,6 @@ def test_cold_alias_and_cte_popups_come_from_the_route_without_a_rerun(workbench
     assert frame.locator("#completion-note").is_hidden()
 
 
-def test_a_popup_over_columns_still_loading_opens_again_once_they_arrive(workbench, page):
-    """The route answers from what is known: a table whose columns nobody asked for yet (a CTAS: its text names
-    none) is answered without them at once, named in ``loading``; the editor asks again and, the cursor still
-    there, the popup opens with them."""
-    frame = editor_frame(page)
-    replace_text(page, frame, "CREATE TABLE direct_loaded USING parquet AS SELECT 1 AS loaded_col, 'x' AS other_col")
-    page.keyboard.press("Control+Enter")
-    frame = after_the_run(page)
-    frame.wait_for_function("window.sqlEditorCompletionRoutes().path === 'route'", timeout=60_000)
-    page.keyboard.press("Escape")
-    replace_text(page, frame, " FROM direct_loaded u")
-    page.keyboard.press("Home")
-    # The text in one edit (no keystroke asks before the dot), then the popup, as the dot opens it.
-    frame.evaluate("() => { window.sqlEditor.insert('SELECT u.'); window.sqlEditor.execCommand('startAutocomplete'); }")
-    popup = frame.locator(".ace_autocomplete")
-    popup.get_by_text("loaded_col", exact=True).wait_for(timeout=60_000)
-    assert "other_col" in popup.inner_text()
-    page.keyboard.press("Escape")
-    trace = frame.evaluate("window.sqlEditorCompletionTrace()")
-    assert any(m.get("loading") == ["direct_loaded"] for m in trace), trace[-5:]
-
-
 def test_a_failing_direct_path_falls_back_visibly_and_recovers(workbench, page):
     frame = editor_frame(page)
     frame.wait_for_function("window.sqlEditorCompletionRoutes().configured", timeout=60_000)

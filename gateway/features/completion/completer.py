@@ -208,7 +208,11 @@ class SchemaCache:
                 key = next(iter(self._prefetch_queue))
                 name = self._prefetch_queue.pop(key)
             try:
-                self._part(self._columns, key, lambda _: self._load_columns(name), background=True)
+                for _ in range(3):  # a load that overlapped a change (DDL, a refresh) is not kept: load again
+                    self._part(self._columns, key, lambda _: self._load_columns(name), background=True)
+                    with self._lock:
+                        if key in self._columns:
+                            break
             except Exception:  # noqa: BLE001 - a closed session: the next request loads on demand
                 log.debug("completion prefetch of a table's columns failed", exc_info=True)
 

@@ -9,6 +9,7 @@ answering, ``request_waits``: answers that waited for a load, ``column_lookups``
 from __future__ import annotations
 
 import pytest
+from conftest import run_all
 
 from gateway import InvalidRequestError
 
@@ -96,3 +97,19 @@ def test_a_missing_table_costs_one_lookup(gateway, editor):
     found = gateway.complete_candidates(handle, "SELECT m. FROM an_no_such_table_2 m", 9)
     assert [c for c in found if c.kind == "column"] == []
     assert cache.column_lookups == lookups + 2
+
+
+def test_a_table_made_by_ctas_in_the_session_has_its_columns_after_loading(gateway, editor):
+    """A CTAS names no columns in its text: the first answer says it is loading, a later one has them."""
+    handle, cache, ask = editor
+    ctas = "CREATE TABLE an_ctas USING parquet AS SELECT 1 AS an_loaded_col, 'x' AS an_col2"
+    for end in range(1, len(ctas) + 1):   # typed key by key first: the editor asks on the way
+        ask(ctas[:end])
+    assert cache.wait_prefetched(60)
+    run_all(gateway, handle, ctas)
+    statement = "SELECT u.FROM an_ctas u"   # the dot right before FROM, as typed after Home in the editor
+    first = ask(statement, 9)
+    assert first.get("loading") == ["an_ctas"], first
+    assert cache.wait_prefetched(60)
+    second = ask(statement, 9)
+    assert set(second["candidates"]) == {"an_loaded_col", "an_col2"}, (second, cache._columns.get("an_ctas"))
