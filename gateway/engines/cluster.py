@@ -69,7 +69,7 @@ def submit_args_conf(args: list[str]) -> dict[str, str]:
 
 
 def memory_mb(value: str) -> int:
-    """A JVM memory size (512m, 2g, 1024k) in megabytes, what the driver client's --memory takes."""
+    """A JVM memory size (512m, 2g, 1024k) in megabytes (the driver client reads a bare number as bytes)."""
     match = re.fullmatch(r"\s*(\d+)\s*([kmgt]?)b?\s*", str(value).lower())
     if not match:
         raise ConfigurationError(f"spark.driver.memory is {value!r}; give a size such as 512m or 2g")
@@ -100,7 +100,7 @@ def launch_command(spark_home: Path, master: str, conf: dict[str, str]) -> list[
     memory = memory_mb(conf.get("spark.driver.memory", "1g"))
     return [java_command(), "-cp", f"{spark_home / 'jars'}/*",
             *(f"-D{name}={value}" for name, value in conf.items()),
-            SUBMIT_CLIENT, "--cores", cores, "--memory", str(memory), "launch", master,
+            SUBMIT_CLIENT, "--cores", cores, "--memory", f"{memory}m", "launch", master,
             connect_jar(spark_home).as_uri(), "org.apache.spark.sql.connect.service.SparkConnectServer"]
 
 
