@@ -622,8 +622,9 @@ class EngineManager:
             return
         failure = cluster.kill(spark_home(), self.master, record.driver_id, Path(record.log_path),
                                STOP_TIMEOUT_S * 2)
-        deadline = time.monotonic() + STOP_TIMEOUT_S
-        while failure is None and time.monotonic() < deadline:
+        # read the master even when the client failed: another process's kill may have ended it this instant
+        deadline = time.monotonic() + (STOP_TIMEOUT_S if failure is None else 5.0)
+        while time.monotonic() < deadline:
             state, _ = cluster.driver_status(self.master_ui, record.driver_id)
             if state in cluster.DRIVER_ENDED:
                 return

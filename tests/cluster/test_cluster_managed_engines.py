@@ -1,7 +1,8 @@
 """Managed engines (engine.kind = managed) on the standalone cluster the suite starts (tests/cluster/conftest.py):
 a user's engine is a Spark application of that cluster, named after its key, and its statements run on an
 executor the cluster's worker started. The suite's worker gives its one core to the suite's gateway, so the
-test adds a worker of its own (1 core, 1 GB) to the same master and stops it by its PID at the end."""
+test adds a worker of its own (2 cores, 1 GB: a cluster-mode engine's driver takes one, its executor the other) to
+the same master and stops it by its PID at the end."""
 from __future__ import annotations
 
 import os
@@ -42,7 +43,7 @@ def engines_worker(cluster, tmp_path_factory):
     with open(log, "wb") as out:
         worker = subprocess.Popen(
             [str(cluster_spark_home() / "bin" / "spark-class"), "org.apache.spark.deploy.worker.Worker",
-             cluster.master_url, "--host", "127.0.0.1", "--cores", "1", "--memory", "1g",
+             cluster.master_url, "--host", "127.0.0.1", "--cores", "2", "--memory", "1g",
              "--webui-port", str(ui_port), "--work-dir", str(base / "work")],
             stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, cwd=base,
             start_new_session=True)
@@ -177,11 +178,13 @@ def test_a_cluster_mode_engines_driver_runs_on_a_worker_requires_its_token_and_i
         engine_pids = [pid for pid in _pids() if SERVER_CLASS in _cmdline(pid)
                        and f"spark.connect.grpc.binding.port={port}" in _cmdline(pid)]
         assert len(engine_pids) == 1, engine_pids
-        assert engines_worker.pid in _ancestors(engine_pids[0]) and os.getpid() not in _ancestors(engine_pids[0])
-        # nothing of it stays under the workbench: the driver client exits once the driver is placed
+        # the worker's child (this test started the worker, so the worker sits between it and this process)
+        assert _ancestors(engine_pids[0])[0] == engines_worker.pid
+        # nothing of it stays under the workbench but through the worker: the driver client exits once the driver
+        # is placed
         _wait("the driver client's exit", lambda: not [
-            pid for pid in _pids() if os.getpid() in _ancestors(pid)
-            and (SUBMIT_CLIENT in _cmdline(pid) or SERVER_CLASS in _cmdline(pid))], 120)
+            pid for pid in _pids() if os.getpid() in _ancestors(pid) and engines_worker.pid not in _ancestors(pid)
+            and pid != engines_worker.pid and (SUBMIT_CLIENT in _cmdline(pid) or SERVER_CLASS in _cmdline(pid))], 120)
         # it listens beyond the workbench's process: without its token a client is refused
         stranger = connect_root_at(record.address)
         try:
