@@ -18,9 +18,6 @@ from .runs import Run, cancel_run, finish_history
 GRID_PAGE_ROWS = 1_000   # rows per grid page when the editor's "Rows per page" is not set
 VIEW_KEY = "result_view"  # + the operation: which of Result and Chart is open (st.tabs' state)
 _POLL_S = 0.5
-# A run still going after the click's own wait (editor_panel.QUICK_WAIT_S) is often about to end: for its first
-# seconds each poll waits this long for the end, so the result shows when it is there, not at the next tick.
-EARLY_WAIT_S, EARLY_FOR_S = 0.3, 3.0
 STRIP_AFTER_S = 1.0   # a run longer than this gets its tab's ⏳ (one page rerun)
 
 
@@ -162,8 +159,6 @@ def _live_status(gateway, session, run: Run) -> None:
 
     @st.fragment(run_every=_POLL_S)
     def poll() -> None:
-        if not run.finished and run.spool is not None and run.elapsed_s < EARLY_FOR_S:
-            run.spool.done.wait(EARLY_WAIT_S)
         if run.finished:
             st.rerun()
         if not run.page_redrawn and run.elapsed_s >= STRIP_AFTER_S:
