@@ -26,6 +26,8 @@ _LAZY = {
     "GatewayContract": ("gateway.contract", "GatewayContract"),
     # Completion before a gateway exists: the editor takes typing while Spark starts.
     "startup_completion_dictionary": ("gateway.features.completion.completer", "keyword_dictionary"),
+    # Whether statements of these kinds may change the catalog (each kind's ``read_only``, features' kinds too).
+    "changes_schema": ("gateway.core.statements", "changes_schema"),
 }
 
 
@@ -52,7 +54,7 @@ __all__ = [
     "GatewayError", "ConfigurationError", "JavaNotFoundError", "SessionNotFoundError",
     "OperationNotFoundError", "SessionLimitError", "InvalidStatementError", "InvalidTokenError",
     "InvalidRequestError", "ObjectNotFoundError", "OperationStateError", "SqlExecutionError", "ResourceError",
-    "FeatureNotInstalledError", "PageSpec", "startup_completion_dictionary",
+    "FeatureNotInstalledError", "PageSpec", "startup_completion_dictionary", "changes_schema",
     "Principal", "LOCAL_PRINCIPAL", "UserInfo", "ApiToken", "AdminSession", "AdminOperation",
     "AuthenticationError", "PermissionDeniedError", "TooManyLoginsError",
     "SpoolInfo", "ResultPage", "SortKey", "RowFilter", "ChartSpec", "ChartData", "FILTER_OPS", "CHART_AGGREGATES",
