@@ -81,10 +81,14 @@ class BuiltinFunctions:
                 self._names = frozenset(self._load_names(spark))
             return self._names
 
+    @property
+    def names_loaded(self) -> bool:
+        return self._names is not None
+
     def load_names_in_background(self, spark) -> None:
         """Start loading the names unless loaded: a session opens without waiting for them (on a cold managed
         engine ``SHOW SYSTEM FUNCTIONS`` took seconds), and they are there by the time completion asks."""
-        if self._names is not None:
+        if self.names_loaded:
             return
 
         def load() -> None:
