@@ -5,6 +5,14 @@ types, the error family), the whole contract (``GatewayContract``), the configur
 ``GatewayService`` to start one. The last three load on first use, so that ``import gateway.api`` needs
 neither pyspark nor the implementation.
 """
+import os
+
+# The gateway forks only to exec (Spark's JVM through pyspark, spark-submit for managed engines). gRPC's fork
+# handlers (grpcio's core runs them by default) act on a fork made while a Spark Connect channel's threads run:
+# "Kick failed: Bad file descriptor", once a whole-process abort when an embedded Spark started after a Connect
+# session. Set before anything imports grpc; a value the user set wins.
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
+
 from gateway.api import (LOCAL_PRINCIPAL, AdminOperation, AdminSession, ApiToken, AuthenticationError, Candidate,
                          Column, ConfigurationError, EditorTab, FeatureNotInstalledError, FunctionDetail,
                          FunctionInfo, FunctionKind, FunctionOrigin, GatewayError, HistoryEntry, HistoryStatus,
