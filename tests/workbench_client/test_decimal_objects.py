@@ -11,7 +11,7 @@ import pyarrow as pa
 import pytest
 
 import workbench_client as dbapi
-from workbench_client.decode import decimal_objects, to_pandas
+from workbench_client.decode import decimal_objects, pages_to_pandas, to_pandas
 from rest_support import server  # noqa: F401 - fixture
 
 EXACT = decimal.Context(prec=80)
@@ -58,6 +58,22 @@ def test_a_frame_with_decimals_beside_other_columns_keeps_each_column_in_place()
         assert frame[name].tolist() == expected[name].tolist()
     _same(frame["d"].tolist(), expected["d"].tolist())
     assert frame["d"].iloc[1] is None
+
+
+def test_pages_converted_as_they_come_give_the_frame_of_the_whole_table():
+    """pages_to_pandas converts each page's decimals as it arrives: the joined frame is the whole table's."""
+    whole = pa.table({"id": list(range(10)), "d": pa.array([decimal.Decimal(i).scaleb(-2) if i % 4 else None
+                                                             for i in range(10)], pa.decimal128(10, 2)),
+                      "big": pa.array([decimal.Decimal(10 ** 37 + i) for i in range(10)], pa.decimal128(38, 0)),
+                      "s": [str(i) for i in range(10)]})
+    pages = [whole.slice(0, 4), whole.slice(4, 0), whole.slice(4, 5), whole.slice(9)]
+    frame = pages_to_pandas(iter(pages))
+    expected = whole.to_pandas()
+    assert list(frame.columns) == ["id", "d", "big", "s"] and list(frame.dtypes) == list(expected.dtypes)
+    for name in ("d", "big"):
+        _same(frame[name].tolist(), expected[name].tolist())
+    assert frame["id"].tolist() == list(range(10)) and frame["s"].tolist() == expected["s"].tolist()
+    assert pages_to_pandas(iter([])) is None
 
 
 # Spark's own decimals: its default DECIMAL(23, 1) of id * 1.5 (the benchmark's column), 38 digits at
