@@ -353,8 +353,21 @@ def _repetitive(column) -> bool:
     return bool(sampled) and pc.count_distinct(sample).as_py() * 2 < sampled
 
 
-def pages_to_pandas(tables: Iterator) -> Any:
-    """One DataFrame of a result's page tables. Decimal columns (most of the conversion: a Python object
+DTYPE_BACKENDS = (None, "pyarrow")
+
+
+def check_dtype_backend(dtype_backend: Optional[str]) -> None:
+    """Fail before any page is fetched for a ``dtype_backend`` this client has not (as pandas' readers name it)."""
+    if dtype_backend not in DTYPE_BACKENDS:
+        raise ValueError(f"dtype_backend={dtype_backend!r} is not one this client converts to: leave it None (the "
+                         "types Spark's toPandas() gives: Decimal, str, date objects) or pass 'pyarrow' (pandas.ArrowDtype "
+                         "columns, no Python object per value)")
+
+
+def pages_to_pandas(tables: Iterator, dtype_backend: Optional[str] = None) -> Any:
+    """One DataFrame of a result's page tables; ``dtype_backend="pyarrow"``: every column a
+    ``pandas.ArrowDtype`` over the pages' own Arrow data (no Python object per value, values as pyarrow
+    holds them, nulls as ``pd.NA``), not Spark's ``toPandas()`` types. Otherwise: decimal columns (most of the conversion: a Python object
     made per value) are converted page by page as each page arrives, while the client's prefetch thread
     fetches the next one (its socket reads release the GIL); the other columns once after the last page:
     the pages are joined without a copy (``concat_tables`` keeps them as chunks) and ``to_pandas`` fills
@@ -366,6 +379,13 @@ def pages_to_pandas(tables: Iterator) -> Any:
     import numpy as np
     import pyarrow as pa
 
+    check_dtype_backend(dtype_backend)
+    if dtype_backend == "pyarrow":
+        import pandas as pd
+
+        held = list(tables)
+        return (pa.concat_tables(held) if len(held) > 1 else held[0]).to_pandas(types_mapper=pd.ArrowDtype) \
+            if held else None
     held, decimals = [], None
     for table in tables:
         if decimals is None:

@@ -98,3 +98,23 @@ def test_sparks_decimals_through_fetch_pandas_equal_pyarrows_and_the_rows_values
         _same(frame[name].tolist(), [row[position] for row in rows])
     assert frame["d"].isna().sum() == 3000 and str(frame["d"].iloc[1]) == "1.5"
     assert str(frame["neg"].iloc[0]) == "-6750.0" and max(map(abs, frame["edge"])) > 2 ** 64
+
+
+def test_the_pyarrow_dtype_backend_is_asked_for_and_a_wrong_one_is_refused_before_fetching(server):
+    """dtype_backend="pyarrow": ArrowDtype columns over the pages' own data (values as pyarrow holds them);
+    the default stays Spark's toPandas() types; a backend the client has not is refused, the result kept."""
+    import pandas as pd
+
+    with dbapi.connect(server.url, page_rows=2500) as conn:
+        cur = conn.cursor()
+        whole = cur.execute(SPARK_DECIMALS).fetch_arrow_table()
+        arrow_frame = cur.execute(SPARK_DECIMALS).fetch_pandas(dtype_backend="pyarrow")
+        cur.execute(SPARK_DECIMALS)
+        with pytest.raises(dbapi.ProgrammingError, match="dtype_backend='numpy'.*'pyarrow'"):
+            cur.fetch_pandas(dtype_backend="numpy")
+        default = cur.fetch_pandas()  # the refusal fetched nothing: every row is still there
+    pd.testing.assert_frame_equal(arrow_frame, whole.to_pandas(types_mapper=pd.ArrowDtype))
+    assert all(isinstance(dtype, pd.ArrowDtype) for dtype in arrow_frame.dtypes)
+    assert arrow_frame["d"].isna().sum() == 3000 and arrow_frame["d"].iloc[1] == decimal.Decimal("1.5")
+    assert len(default) == 9000 and all(dtype == object for dtype in default.dtypes)
+    assert arrow_frame["q"].tolist() == default["q"].tolist()
