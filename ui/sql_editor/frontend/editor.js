@@ -272,7 +272,7 @@
 
   // An answer without the columns of tables still loading on the server (``loading``): asked again a little
   // later, and once it is whole, the popup is opened again if the cursor is still in that context.
-  const REFRESH_AFTER_MS = [15, 25, 40, 60, 100, 150, 250, 400, 700, 1000, 1500, 2500];
+  const REFRESH_AFTER_MS = [10, 10, 10, 15, 15, 20, 30, 40, 60, 100, 150, 250, 400, 700, 1000, 1500, 2500];
   let refreshing = null;   // {key, timer}
   function refreshWhenLoaded(context, tries) {
     if (refreshing && refreshing.key !== context.key) clearTimeout(refreshing.timer);
