@@ -14,6 +14,7 @@ from pathlib import Path
 from gateway.config import WorkbenchConfig, engine_kind
 from gateway.spark.connect import connect_root, connect_root_at, new_connect_session
 from gateway.errors import ConfigurationError, JavaNotFoundError
+from gateway.spark.class_archive import archive_name, class_archive_dir, dump_class_archive, java_option
 from gateway.spark.backend import Capability, is_connect, jcontext, jvm, supports
 from gateway.spark.metastore import ensure_schema, java_binary, jdbc_conf
 from gateway.spark.scheduler import ALLOCATION_FILE, check_allocation_file, write_allocation_file
@@ -97,7 +98,27 @@ def spark_conf(config: WorkbenchConfig) -> dict[str, str]:
         paths = conf["spark.driver.extraClassPath"].split(os.pathsep)
         if jar not in paths:
             conf["spark.driver.extraClassPath"] = os.pathsep.join(paths + [jar])
+    archive = embedded_class_archive(config, conf)
+    if archive is not None:  # AppCDS: the archive's classes are mapped, not loaded and verified one by one
+        conf["spark.driver.extraJavaOptions"] = (
+            f"{conf.get('spark.driver.extraJavaOptions', '')} {java_option(archive)}".strip())
     return conf
+
+
+def embedded_class_archive(config: WorkbenchConfig, conf: dict) -> Path | None:
+    """The class archive of this host's embedded drivers with this class path (spark.class_archive), or None."""
+    if not config["spark.class_archive"]:
+        return None
+    return class_archive_dir(config) / archive_name("embedded", conf.get("spark.driver.extraClassPath", ""))
+
+
+def _write_class_archive(root, archive: Path) -> None:
+    """After a statement warmed the driver (parser, analyzer, code generation, Arrow), dump its classes."""
+    try:
+        root.sql("SELECT id, CAST(id AS STRING) AS s FROM range(10) WHERE id % 2 = 0").toArrow()
+        dump_class_archive(int(root._jvm.java.lang.ProcessHandle.current().pid()), archive)
+    except Exception:  # noqa: BLE001 - the next start goes without it, as before
+        logging.getLogger(__name__).warning("the embedded driver's class archive was not written", exc_info=True)
 
 
 def driver_address(master: str) -> str:
@@ -170,6 +191,12 @@ def get_or_create_root(config: WorkbenchConfig):
             os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
         root = builder.getOrCreate()
         root.sparkContext.setLogLevel(config["spark.log_level"])
+        archive = embedded_class_archive(config, conf)
+        if archive is not None and not archive.exists():
+            # In a thread of its own: nobody waits for it, but an exiting process does (its py4j calls must not
+            # meet the interpreter's finalization), so it is not a daemon.
+            threading.Thread(target=_write_class_archive, args=(root, archive), name="embedded-class-archive",
+                             daemon=False).start()
         quiet_user_errors(root, config["spark.log_level"])
         return root
 
