@@ -218,3 +218,14 @@ def pytest_sessionfinish(session, exitstatus):
         rounded = {name: round(value, 1) for name, value in sorted(_recorded_seconds.items(),
                                                                    key=lambda pair: -pair[1])}
         Path(target).write_text(json.dumps(rounded, indent=1) + "\n")
+
+
+@pytest.fixture(scope="session")
+def class_archive_dir(tmp_path_factory) -> Path:
+    """engine.class_archive_dir for the Spark processes the tests start (child workbench processes, managed
+    engines): one folder for the whole run (both xdist processes), so the first JVM of each kind writes its
+    class archive (AppCDS) and every later one starts from it instead of one cold start per data directory."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "class-archives"
+    folder.mkdir(exist_ok=True)
+    return folder
