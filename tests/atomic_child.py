@@ -2,7 +2,8 @@
 
     python tests/atomic_child.py PLAN_JSON
 
-The plan: {"data_dir", "class_archive_dir", "setup": [sql], "companions": [sql], "write": sql | null, "crash_at": step | null}.
+The plan: {"data_dir", "class_archive_dir", "setup": [sql], "companions": [sql], "write": sql | null,
+"crash_at": step | null}.
 Start-up runs the gateway (and so the journal recovery), then the child prints one JSON
 line per event on stdout: "recovered" (the repair report), "state" (tables, rows, files,
 journal), "writing" (the write is submitted), "done" (the write's outcome and state).
