@@ -38,8 +38,8 @@ SETTINGS: tuple[Setting, ...] = (
             "First port Spark's web UI tries; when it is taken Spark tries the next ones (spark.port.maxRetries, 16)."),
     Setting("spark.class_archive", False,
             "engine.kind = embedded: the workbench's own Spark driver starts from a JVM class-data archive (AppCDS) "
-            "in engine.class_archive_dir: a shorter (re)start. The first start without one writes it after a "
-            "warming statement (a pause of its JVM of a few seconds, once)."),
+            "in engine.class_archive_dir: a shorter (re)start. A process that started without one writes it when it "
+            "stops (the classes its statements loaded; a few seconds more of that stop, once)."),
     Setting("engine.kind", "embedded",
             "Where statements run: embedded (a Spark driver inside the workbench process, spark.* settings), "
             "connect (an existing Spark Connect server at engine.url; nothing of Spark runs in the workbench) or "

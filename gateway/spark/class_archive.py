@@ -39,7 +39,8 @@ def archive_name(prefix: str, *decides) -> str:
 
 def java_option(archive: Path) -> str:
     """Map the archive when it exists; else record what a later ``jcmd VM.cds dynamic_dump`` needs."""
-    return f"-XX:SharedArchiveFile={archive}" if archive.exists() else "-XX:+RecordDynamicDumpInfo"
+    # -Xlog:cds*=error: not a warning line per class the dump skips (thousands) in the driver's output
+    return f"-XX:SharedArchiveFile={archive}" if archive.exists() else "-XX:+RecordDynamicDumpInfo -Xlog:cds*=error"
 
 
 def dump_class_archive(pid: int, archive: Path) -> bool:

@@ -26,6 +26,8 @@ _lock = threading.Lock()
 # The root client of engine.kind = managed: no server listens on port 1 (a privileged port), so a call that
 # reached it by mistake fails as ENGINE_DOWN instead of talking to some server.
 NO_SERVER = "sc://127.0.0.1:1"
+# The class archive this process's embedded driver started without (spark.class_archive): written at its stop.
+_archive_at_stop: Path | None = None
 
 
 def java_version() -> int:
@@ -112,10 +114,14 @@ def embedded_class_archive(config: WorkbenchConfig, conf: dict) -> Path | None:
     return class_archive_dir(config) / archive_name("embedded", conf.get("spark.driver.extraClassPath", ""))
 
 
-def _write_class_archive(root, archive: Path) -> None:
-    """After a statement warmed the driver (parser, analyzer, code generation, Arrow), dump its classes."""
+def write_class_archive_at_stop(root) -> None:
+    """Before the root stops (the gateway's shutdown): when this driver started without its archive, dump the
+    classes its statements loaded (jcmd pauses the JVM a few seconds; at the stop that pauses nobody's work)."""
+    global _archive_at_stop
+    archive, _archive_at_stop = _archive_at_stop, None
+    if archive is None or archive.exists():
+        return
     try:
-        root.sql("SELECT id, CAST(id AS STRING) AS s FROM range(10) WHERE id % 2 = 0").toArrow()
         dump_class_archive(int(root._jvm.java.lang.ProcessHandle.current().pid()), archive)
     except Exception:  # noqa: BLE001 - the next start goes without it, as before
         logging.getLogger(__name__).warning("the embedded driver's class archive was not written", exc_info=True)
@@ -192,11 +198,9 @@ def get_or_create_root(config: WorkbenchConfig):
         root = builder.getOrCreate()
         root.sparkContext.setLogLevel(config["spark.log_level"])
         archive = embedded_class_archive(config, conf)
-        if archive is not None and not archive.exists():
-            # In a thread of its own: nobody waits for it, but an exiting process does (its py4j calls must not
-            # meet the interpreter's finalization), so it is not a daemon.
-            threading.Thread(target=_write_class_archive, args=(root, archive), name="embedded-class-archive",
-                             daemon=False).start()
+        if archive is not None and not archive.exists():  # written when the gateway stops (service.shutdown)
+            global _archive_at_stop
+            _archive_at_stop = archive
         quiet_user_errors(root, config["spark.log_level"])
         return root
 
