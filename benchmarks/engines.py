@@ -11,6 +11,7 @@ after, since the figures mean little without it. Each engine runs in a process o
 one's memory does not count in the other's.
 
     .venv/bin/python benchmarks/engines.py [--runs N] [--big-runs N] [--sessions N] [--connect-url sc://127.0.0.1:15002]
+        [--pyarrow-backend]
 """
 from __future__ import annotations
 
@@ -102,7 +103,7 @@ def raw_connect(url: str, runs: int, big_runs: int) -> dict:
     return {"raw_rows_per_s": max(rates), "raw_select1_median": statistics.median(timings)}
 
 
-def measure(url: str, runs: int, big_runs: int, settle_s: float = 0.0) -> dict:
+def measure(url: str, runs: int, big_runs: int, settle_s: float = 0.0, pyarrow_backend: bool = False) -> dict:
     with dbapi.connect(url, timeout_s=600) as conn:  # a cold engine on a loaded machine: minutes
         cur = conn.cursor()
         timings = []
@@ -123,8 +124,19 @@ def measure(url: str, runs: int, big_runs: int, settle_s: float = 0.0) -> dict:
             seconds = time.perf_counter() - start
             assert len(frame) == 1_000_000 and len(frame.columns) == 5
             rates.append(len(frame) / seconds)
-    return {"median": statistics.median(timings), "p95": timings[max(0, int(len(timings) * 0.95) - 1)],
-            "rows_per_s": max(rates)}
+        arrow_rates = []
+        for _ in range(big_runs if pyarrow_backend else 0):  # after the default runs: the same warm engine
+            start = time.perf_counter()
+            cur.execute(BIG)
+            frame = cur.fetch_pandas(dtype_backend="pyarrow")
+            seconds = time.perf_counter() - start
+            assert len(frame) == 1_000_000 and len(frame.columns) == 5
+            arrow_rates.append(len(frame) / seconds)
+    figures = {"median": statistics.median(timings), "p95": timings[max(0, int(len(timings) * 0.95) - 1)],
+               "rows_per_s": max(rates)}
+    if arrow_rates:
+        figures["rows_per_s_pyarrow_backend"] = max(arrow_rates)
+    return figures
 
 
 def run_engine(name: str, url: str, args) -> dict:
@@ -138,7 +150,7 @@ def run_engine(name: str, url: str, args) -> dict:
         gateway = GatewayService(config)
         rest = serve_in_background(gateway, "127.0.0.1", 0)
         try:
-            figures = measure(rest.url, args.runs, args.big_runs, args.settle_s)
+            figures = measure(rest.url, args.runs, args.big_runs, args.settle_s, args.pyarrow_backend)
             figures.update(memory_with_sessions(rest.url, args.sessions))
         finally:
             rest.stop()
@@ -158,6 +170,9 @@ def main(argv=None) -> int:
                              "(about 75 against 40 ms embedded); 0 times them at once")
     parser.add_argument("--big-runs", type=int, default=2, help="1M-row fetches per engine (default 2)")
     parser.add_argument("--sessions", type=int, default=20, help="open sessions for the memory figure (default 20)")
+    parser.add_argument("--pyarrow-backend", action="store_true",
+                        help="also time fetch_pandas(dtype_backend='pyarrow') (pandas.ArrowDtype columns, not Spark's "
+                             "toPandas() types), reported on its own line")
     parser.add_argument("--connect-url", default="", help="an existing Spark Connect server (default: start one)")
     parser.add_argument("--engine", choices=("embedded", "connect"), help=argparse.SUPPRESS)  # one engine, as JSON
     args = parser.parse_args(argv)
@@ -181,7 +196,8 @@ def main(argv=None) -> int:
     try:
         for name in ("embedded", "connect"):
             command = [sys.executable, __file__, "--engine", name, "--connect-url", url, "--runs", str(args.runs),
-                       "--big-runs", str(args.big_runs), "--sessions", str(args.sessions)]
+                       "--big-runs", str(args.big_runs), "--sessions", str(args.sessions), "--settle-s", str(args.settle_s)]
+            command += ["--pyarrow-backend"] if args.pyarrow_backend else []
             done = subprocess.run(command, capture_output=True, text=True, timeout=3600)
             lines = [line for line in done.stdout.splitlines() if line.startswith("FIGURES ")]
             if done.returncode != 0 or not lines:
@@ -197,6 +213,10 @@ def main(argv=None) -> int:
     for name, figures in results.items():
         print(f"{name:<10} {figures['median']:>19.1f} {figures['p95']:>8.1f} {figures['rows_per_s']:>27,.0f} "
               f"{figures['rss_mib']:>22.0f} {figures['rss_with_children_mib']:>14.0f}")
+    for name, figures in results.items():
+        if "rows_per_s_pyarrow_backend" in figures:
+            print(f"{name}: 1M x 5 fetch_pandas(dtype_backend='pyarrow') {figures['rows_per_s_pyarrow_backend']:,.0f} "
+                  "rows/s (ArrowDtype columns: not the issue's figure, which is Spark's toPandas() types)")
     if "connect" in results:
         print(f"connect, pyspark's own client (no gateway): SELECT 1 toArrow() median "
               f"{results['connect']['raw_select1_median']:.1f} ms; 1M x 5 toArrow() "

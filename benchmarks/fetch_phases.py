@@ -12,7 +12,8 @@ wrappers call the real code and add up their wall time per stage):
   (back-pressure: the buffer was full);
 - REST: a page taken from the buffer (``fetch``, including waits for rows) and encoded (``page_arrow``),
   and the whole route;
-- client: each HTTP exchange (request to last byte), the page's IPC decoding, and ``to_pandas``.
+- client: each HTTP exchange (request to last byte), the page's IPC decoding, each page's decimals (converted as
+  pages arrive) and the ``to_pandas`` of the other columns after the last page.
 
 Then a timeline of the pages (when each was asked for, answered and decoded) and, with ``--profile``,
 cProfile of the client's thread, the producer's thread and the REST workers (top functions by own time).
@@ -155,7 +156,9 @@ def instrument() -> None:
     STAGES.wrap(client_http.GatewayClient, "exchange", "client: HTTP exchange (request to last byte)",
                 detail=lambda answer: f"{len(answer[1]) / 1e6:.1f} MB")
     STAGES.wrap(client_http, "_arrow_page", "client: decode the page (IPC to Arrow)")
-    STAGES.wrap(client_decode, "to_pandas", "client: to_pandas (once, all pages)")
+    STAGES.wrap(client_decode, "decimal_objects", "client: decimals of a page (as pages arrive)",
+                detail=lambda values: f"{len(values)} values")
+    STAGES.wrap(client_decode, "_frame", "client: to_pandas of the other columns (once, all pages)")
 
 
 def fetch_once(cur, query: str, expected_rows: int) -> float:
@@ -184,7 +187,8 @@ def report(seconds: float, rows: int) -> None:
         print(f"    {stage:<62} {STAGES.seconds[stage]:7.3f} s  {STAGES.calls[stage]:5d} calls")
     print("  timeline (s from execute; REST pages and client exchanges):")
     for start, end, stage, detail in sorted(STAGES.events):
-        if stage.startswith(("REST: take", "REST: encode", "client: HTTP", "client: to_pandas", "producer: whole")) \
+        if stage.startswith(("REST: take", "REST: encode", "client: HTTP", "client: to_pandas", "client: decimals",
+                              "producer: whole")) \
                 or (stage.startswith(("producer: next", "producer: plan", "producer: sample")) and start < 2):
             print(f"    {start:7.3f} - {end:7.3f}  {stage.split('(')[0].strip():<34} {detail}")
 

@@ -10,17 +10,25 @@ every page, close), each engine a Spark Connect server started by the gateway wi
 - U users x 2 sessions on share level ``server`` and on ``user``: memory per engine (RSS of its JVM) and
   ``SELECT 1`` p95 while each user's other session runs a background scan.
 
+With ``--cluster`` it measures instead a cold start to first row of an engine whose driver runs on a worker of a
+standalone cluster (``engine.deploy_mode = cluster``): it starts a master and a worker (2 cores, 2 GB) of its own
+on 127.0.0.1 and free ports, and stops them by their PIDs at the end.
+
 Prints the machine's load average before and after: the figures mean little without it. Every engine it
 starts is stopped by its PID at the end.
 
     .venv/bin/python benchmarks/managed_engines.py [--runs N] [--users U] [--user-engines N] [--skip-users]
+    .venv/bin/python benchmarks/managed_engines.py --cluster [--runs N]
 """
 from __future__ import annotations
 
 import argparse
 import os
 import shutil
+import signal
+import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -225,6 +233,91 @@ def print_phases(what: str, opened_s: float, first_row_s: float, attach: dict) -
           + ", ".join(f"{name} {value:.2f}" for name, value in parts.items()))
 
 
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for(what: str, predicate, timeout_s: float = 300.0):
+    deadline = time.monotonic() + timeout_s
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError(what)
+        time.sleep(0.2)
+
+
+def cluster_run(runs: int) -> None:
+    """A cluster-mode engine's cold start to first row on a standalone cluster of its own (master, one worker)."""
+    import json
+    import urllib.request
+
+    from gateway.engines.manager import spark_home
+
+    base = Path(tempfile.mkdtemp(prefix="bench-cluster-"))
+    port, ui_port, worker_ui = free_port(), free_port(), free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("WORKBENCH_", "PYSPARK_"))}
+    env.update(SPARK_HOME=str(spark_home()), SPARK_LOCAL_IP="127.0.0.1", SPARK_LOG_DIR=str(base),
+               SPARK_WORKER_DIR=str(base / "work"), SPARK_LOCAL_DIRS=str(base / "tmp"))
+    spark_class = str(spark_home() / "bin" / "spark-class")
+    master_url, master_ui = f"spark://127.0.0.1:{port}", f"http://127.0.0.1:{ui_port}"
+
+    def master_json():
+        try:
+            with urllib.request.urlopen(f"{master_ui}/json/", timeout=5) as reply:
+                return json.load(reply)
+        except (OSError, ValueError):
+            return {}
+
+    processes = []
+    previous_ip = os.environ.get("SPARK_LOCAL_IP")
+    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"  # the driver client's, and through it the driver's (one host)
+    gateway = None
+    try:
+        for name, command in (("master", [spark_class, "org.apache.spark.deploy.master.Master", "--host",
+                                          "127.0.0.1", "--port", str(port), "--webui-port", str(ui_port)]),
+                              ("worker", [spark_class, "org.apache.spark.deploy.worker.Worker", master_url, "--host",
+                                          "127.0.0.1", "--cores", "2", "--memory", "2g", "--webui-port",
+                                          str(worker_ui), "--work-dir", str(base / "work")])):
+            with open(base / f"{name}.log", "wb") as out:
+                processes.append(subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=base,
+                                                  start_new_session=True))
+            wait_for(f"the {name}", (lambda: master_json().get("status") == "ALIVE") if name == "master" else
+                     (lambda: master_json().get("aliveworkers", 0) >= 1))
+        gateway = GatewayService(config(
+            "managed", f"sqlite:///{base}/wb.db", engine__master=master_url, engine__deploy_mode="cluster",
+            engine__master_ui_url=master_ui,
+            engine__conf={"spark.connect.grpc.binding.address": "127.0.0.1", "spark.cores.max": "1",
+                          "spark.executor.memory": "512m", "spark.sql.shuffle.partitions": "2"}))
+        with acting_as(Principal("alice", admin=True)):
+            start = time.perf_counter()
+            handle = gateway.open_session(name="cold-cluster")
+            opened = time.perf_counter() - start
+            phases = dict(gateway.engines.last_attach)
+            assert first_row(gateway, handle) == [[1]]
+            print(f"cluster deploy mode: cold engine start to first row: {time.perf_counter() - start:.1f} s "
+                  f"(goal <= 20 s)")
+            print_phases("cluster cold", opened, time.perf_counter() - start - opened, phases)
+            median, p95 = select_one(gateway, handle, runs)
+            print(f"SELECT 1 on the cluster-mode engine: median {median:.1f} ms, p95 {p95:.1f} ms")
+    finally:
+        if gateway is not None:
+            gateway.engines.stop_all()  # through the master: the driver client's kill
+            with acting_as(LOCAL_PRINCIPAL):
+                gateway.shutdown()
+        if previous_ip is None:
+            os.environ.pop("SPARK_LOCAL_IP", None)
+        else:
+            os.environ["SPARK_LOCAL_IP"] = previous_ip
+        for process in reversed(processes):
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(10)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=40, help="timed SELECT 1 runs (default 40)")
@@ -232,8 +325,15 @@ def main(argv=None) -> int:
     parser.add_argument("--user-engines", type=int, default=None,
                         help="users of share level user, one engine (~600 MB) each (default: --users)")
     parser.add_argument("--skip-users", action="store_true", help="skip the share-level comparison")
+    parser.add_argument("--cluster", action="store_true",
+                        help="only a cluster-mode engine's cold start (engine.deploy_mode = cluster) on a standalone "
+                             "cluster the script starts")
     args = parser.parse_args(argv)
     print(f"load average before: {os.getloadavg()}")
+    if args.cluster:
+        cluster_run(args.runs)
+        print(f"load average after: {os.getloadavg()}")
+        return 0
     store = f"sqlite:///{tempfile.mkdtemp(prefix='bench-store-')}/workbench.db"
 
     # started first, measured with the managed engine (interleaved) and after it: its JVM idles meanwhile

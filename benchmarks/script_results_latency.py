@@ -5,7 +5,9 @@ Prints p50 and p95 of:
 - click to the first row of a 3-statement script's last result (the grid) and to its list of statements
   on screen (one line per statement; the earlier results' rows are in it, read before the operation closed).
 
-    .venv/bin/python benchmarks/script_results_latency.py [--runs 5]
+    .venv/bin/python benchmarks/script_results_latency.py [--runs 5] [--only select1]
+
+``--only select1`` times the ``SELECT 1`` clicks alone (a quick A/B of two checkouts run back to back).
 """
 from __future__ import annotations
 
@@ -52,6 +54,7 @@ def click_to_script_ms(page, frame, n: int) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--only", choices=("select1",), help="time only the SELECT 1 clicks")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="script-latency-") as tmp:
         data = Path(tmp)
@@ -64,9 +67,11 @@ def main() -> None:
             frame = editor_frame(page, timeout_s=400)  # a loaded machine: the component takes a while
             click_to_rows_ms(page, frame, "SELECT 1")  # warm the session
             select1 = [click_to_rows_ms(page, frame, "SELECT 1") for _ in range(args.runs)]
-            script = [click_to_script_ms(page, frame, 5 + i) for i in range(args.runs)]
+            script = [] if args.only else [click_to_script_ms(page, frame, 5 + i) for i in range(args.runs)]
     print(f"machine load (1 min) {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     show("click to first row, SELECT 1", select1)
+    if not script:
+        return
     show("click to first row, 3-statement script (last result)", [g for g, _ in script])
     show("click to every statement's result listed, 3 statements", [s for _, s in script])
 

@@ -5,6 +5,14 @@ types, the error family), the whole contract (``GatewayContract``), the configur
 ``GatewayService`` to start one. The last three load on first use, so that ``import gateway.api`` needs
 neither pyspark nor the implementation.
 """
+import os
+
+# The gateway forks only to exec (Spark's JVM through pyspark, spark-submit for managed engines). gRPC's fork
+# handlers (grpcio's core runs them by default) act on a fork made while a Spark Connect channel's threads run:
+# "Kick failed: Bad file descriptor", once a whole-process abort when an embedded Spark started after a Connect
+# session. Set before anything imports grpc; a value the user set wins.
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "false")
+
 from gateway.api import (LOCAL_PRINCIPAL, AdminOperation, AdminSession, ApiToken, AuthenticationError, Candidate,
                          Column, ConfigurationError, EditorTab, FeatureNotInstalledError, FunctionDetail,
                          FunctionInfo, FunctionKind, FunctionOrigin, GatewayError, HistoryEntry, HistoryStatus,
@@ -26,6 +34,8 @@ _LAZY = {
     "GatewayContract": ("gateway.contract", "GatewayContract"),
     # Completion before a gateway exists: the editor takes typing while Spark starts.
     "startup_completion_dictionary": ("gateway.features.completion.completer", "keyword_dictionary"),
+    # Whether statements of these kinds may change the catalog (each kind's ``read_only``, features' kinds too).
+    "changes_schema": ("gateway.core.statements", "changes_schema"),
 }
 
 
@@ -52,7 +62,7 @@ __all__ = [
     "GatewayError", "ConfigurationError", "JavaNotFoundError", "SessionNotFoundError",
     "OperationNotFoundError", "SessionLimitError", "InvalidStatementError", "InvalidTokenError",
     "InvalidRequestError", "ObjectNotFoundError", "OperationStateError", "SqlExecutionError", "ResourceError",
-    "FeatureNotInstalledError", "PageSpec", "startup_completion_dictionary",
+    "FeatureNotInstalledError", "PageSpec", "startup_completion_dictionary", "changes_schema",
     "Principal", "LOCAL_PRINCIPAL", "UserInfo", "ApiToken", "AdminSession", "AdminOperation",
     "AuthenticationError", "PermissionDeniedError", "TooManyLoginsError",
     "SpoolInfo", "ResultPage", "SortKey", "RowFilter", "ChartSpec", "ChartData", "FILTER_OPS", "CHART_AGGREGATES",

@@ -62,6 +62,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("engine.master", "local[*]",
             "engine.kind = managed: the Spark master of each engine (any master spark-submit takes: local[*], "
             "spark://host:7077, yarn, k8s://https://host:443)."),
+    Setting("engine.deploy_mode", "client",
+            "engine.kind = managed: where each engine's driver (its Spark Connect server) runs: client (a spark-submit "
+            "child of the workbench on this host, bound to 127.0.0.1) or cluster (on a worker of a standalone "
+            "cluster, engine.master spark://…, reached with a per-engine token; docs/engines.md)."),
+    Setting("engine.master_ui_url", "",
+            "engine.deploy_mode = cluster: the standalone master's web UI, whose /json/ says on which worker an "
+            "engine's driver runs; empty: http://<engine.master's host>:8080."),
     Setting("engine.start_timeout_s", 120.0,
             "engine.kind = managed: longest wait for a starting engine to listen; then it is stopped and the start "
             "fails (retried once) with the end of its log."),
@@ -244,6 +251,7 @@ def auth_mode(config: "WorkbenchConfig") -> str:
 
 ENGINE_KINDS = ("embedded", "connect", "managed")
 SHARE_LEVELS = ("connection", "user", "group", "server")
+DEPLOY_MODES = ("client", "cluster")
 # spark-submit options the workbench sets for a managed engine itself (engine.submit_args may not).
 _MANAGED_SUBMIT_OPTIONS = ("--class", "--master", "--name", "--proxy-user", "--deploy-mode")
 _CONNECT_URL_FORM = "sc://host:port/;token=…;use_ssl=true (port defaults to 15002; parameters optional)"
@@ -260,6 +268,7 @@ def engine_kind(config: "WorkbenchConfig") -> str:
     if kind == "managed":
         share_level(config)
         managed_submit_args(config)
+        deploy_mode(config)
     return kind
 
 
@@ -279,6 +288,42 @@ def share_level(config: "WorkbenchConfig") -> str:
         raise ConfigurationError("engine.proxy_user needs engine.pool_size = 0: a pooled engine starts before its "
                                  "user is known, so it cannot run as that user")
     return level
+
+
+def deploy_mode(config: "WorkbenchConfig") -> str:
+    """engine.deploy_mode checked against engine.master: cluster needs a standalone master (spark://), the one
+    cluster manager whose driver the workbench can find, reach and stop (and that the suite tests)."""
+    mode = str(config["engine.deploy_mode"]).strip().lower()
+    if mode not in DEPLOY_MODES:
+        raise ConfigurationError(f"engine.deploy_mode (environment WORKBENCH_ENGINE_DEPLOY_MODE) is "
+                                 f"{config['engine.deploy_mode']!r}; use client (the engine's driver on this host) "
+                                 f"or cluster (on a worker of a standalone cluster; docs/engines.md)")
+    master = str(config["engine.master"]).strip()
+    if mode == "cluster" and not master.startswith("spark://"):
+        if master.startswith(("yarn", "k8s://")):
+            manager, needs = ("YARN", "the ResourceManager's REST API for the application master's host") \
+                if master.startswith("yarn") else ("Kubernetes", "a Service in front of the driver pod")
+            raise ConfigurationError(
+                f"engine.deploy_mode = cluster is not supported on {manager} (engine.master = {master!r}) yet: the "
+                f"workbench would need {needs} to reach the engine's driver, and neither is implemented or tested; "
+                f"use engine.deploy_mode = client (the driver on this host, executors on {manager}) or a standalone "
+                f"master (spark://host:7077)")
+        raise ConfigurationError(f"engine.deploy_mode = cluster needs a standalone cluster's master (engine.master = "
+                                 f"spark://host:7077), not {master!r}: a local master has no workers to run a driver "
+                                 f"on; use engine.deploy_mode = client")
+    return mode
+
+
+def master_ui_url(config: "WorkbenchConfig") -> str:
+    """The standalone master's web UI (engine.master_ui_url, else port 8080 of engine.master's first host)."""
+    url = str(config["engine.master_ui_url"]).strip().rstrip("/")
+    if url:
+        if not url.startswith(("http://", "https://")):
+            raise ConfigurationError(f"engine.master_ui_url is {url!r}; give the standalone master's web UI as "
+                                     f"http://host:port (its /json/ lists the drivers and workers)")
+        return url
+    first = str(config["engine.master"]).strip()[len("spark://"):].split(",")[0]
+    return f"http://{first.rsplit(':', 1)[0]}:8080"
 
 
 def managed_submit_args(config: "WorkbenchConfig") -> list[str]:

@@ -174,6 +174,8 @@ class Run:
     script: Optional[object] = None  # a script's ScriptReader (ui.script_results): each statement's result
     parameters: Optional[dict] = None  # the :name values it ran with
     first_rows: Optional[object] = None  # the first page shown while the result spools (ui.results)
+    result_draws: int = 0           # draws of the result area until it showed the ended run (1: the click's own)
+    result_shown: bool = False      # the ended run has been drawn
 
     @property
     def error(self) -> Optional[dict]:

@@ -94,20 +94,18 @@ def _rerun_if_database_changed() -> None:
         st.rerun(scope="app")
 
 
-# Statement kinds that only read: a run of nothing else leaves the catalog as it was (any other kind, or one
-# unknown here, reloads the editor's completion dictionary, as the gateway refreshes its caches after DDL).
-READ_ONLY_KINDS = frozenset({"QUERY", "SHOW", "DESCRIBE", "EXPLAIN"})
-
-
 def dictionary_generation() -> int:
     """Counts this browser session's runs that may have changed the catalog (``note_statements``)."""
     return st.session_state.get("dictionary_generation", 0)
 
 
 def note_statements(kinds) -> bool:
-    """Statements of these kinds ran (None: not known): unless all only read, the editor loads a new dictionary.
-    True when the catalog may have changed."""
-    if set(kinds or [None]) <= READ_ONLY_KINDS:
+    """Statements of these kinds ran (None or none: not known): unless all only read, the editor loads a new
+    dictionary. True when the catalog may have changed: the gateway's own test (``changes_schema``: each kind's
+    ``read_only``), the one by which it refreshes its completion caches after a statement."""
+    from gateway import changes_schema  # the implementation loads on first use (gateway/__init__.py)
+
+    if kinds and not changes_schema(kinds):
         return False
     st.session_state.dictionary_generation = dictionary_generation() + 1
     return True

@@ -4,7 +4,7 @@ from __future__ import annotations
 import ssl
 from typing import Iterator, Optional
 
-from workbench_client.decode import page_rows, pages_to_pandas
+from workbench_client.decode import check_dtype_backend, page_rows, pages_to_pandas
 from workbench_client.errors import Error, InterfaceError, NotSupportedError, OperationalError, ProgrammingError
 from workbench_client.http import DEFAULT_PAGE_ROWS, GatewayClient, RemoteOperation, RemoteSession
 from workbench_client.params import quote_identifier, wire_parameters
@@ -216,12 +216,17 @@ class Cursor:
             raise InterfaceError("every row of this result was fetched already")
         return pa.concat_tables(tables)
 
-    def fetch_pandas(self):
-        """The rows not fetched yet as a pandas DataFrame (through Arrow, converted once: see ``pages_to_pandas``)."""
+    def fetch_pandas(self, dtype_backend: Optional[str] = None):
+        """The rows not fetched yet as a pandas DataFrame (through Arrow: see ``pages_to_pandas``), in the
+        types Spark's ``toPandas()`` gives; ``dtype_backend="pyarrow"``: ``pandas.ArrowDtype`` columns instead."""
         self._check_result()
+        try:
+            check_dtype_backend(dtype_backend)
+        except ValueError as exc:
+            raise ProgrammingError(str(exc)) from None
         if self.connection.row_format != "ARROW":
             raise NotSupportedError("fetch_pandas needs Arrow pages: connect with row_format='ARROW' (the default)")
-        frame = pages_to_pandas(self._remaining_tables())
+        frame = pages_to_pandas(self._remaining_tables(), dtype_backend)
         if frame is None:
             raise InterfaceError("every row of this result was fetched already")
         return frame

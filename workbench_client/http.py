@@ -11,7 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Iterator, Optional
 from urllib.parse import quote, urlencode, urlparse
 
-from workbench_client.decode import ARROW_MEDIA_TYPE, _arrow_page, _dumps, _json, json_rows, page_rows, pages_to_pandas
+from workbench_client.decode import (ARROW_MEDIA_TYPE, _arrow_page, _dumps, _json, check_dtype_backend, json_rows, page_rows,
+                                     pages_to_pandas)
 from workbench_client.errors import InterfaceError, OperationalError, _error_for
 from workbench_client.params import wire_parameters
 
@@ -326,9 +327,11 @@ class RemoteOperation:
             raise InterfaceError("the result has no pages; was it already read?")
         return pa.concat_tables(tables)
 
-    def pandas(self, max_rows: Optional[int] = DEFAULT_PAGE_ROWS):
-        """Every remaining row as a pandas DataFrame (through Arrow, converted once: see ``pages_to_pandas``)."""
-        frame = pages_to_pandas(page["table"] for page in self.pages(max_rows, "ARROW"))
+    def pandas(self, max_rows: Optional[int] = DEFAULT_PAGE_ROWS, dtype_backend: Optional[str] = None):
+        """Every remaining row as a pandas DataFrame (through Arrow: see ``pages_to_pandas``, also for
+        ``dtype_backend``)."""
+        check_dtype_backend(dtype_backend)
+        frame = pages_to_pandas((page["table"] for page in self.pages(max_rows, "ARROW")), dtype_backend)
         if frame is None:
             raise InterfaceError("the result has no pages; was it already read?")
         return frame

@@ -6,8 +6,9 @@ Built-ins do not change while a process runs, and completion (signatures), the c
 
 * names come from ``SHOW SYSTEM FUNCTIONS`` on first use (public SQL, ~0.2 s);
 * details (each name's expression class and usage text) load in the background: from the
-  driver JVM's function registry (~1 s) where ``supports(spark, Capability.JVM)``, else from
-  ``DESCRIBE FUNCTION`` name by name (~30 s for Spark 4's ~600 built-ins), without classes.
+  driver JVM's function registry (~1 s) where ``supports(spark, Capability.JVM)``, else from the
+  catalog's function list (``spark.catalog.listFunctions()``, one call that carries each usage), without
+  classes; a name the list lacks is read by ``DESCRIBE FUNCTION``.
 
 ``builtin_functions()`` is the process's cache; a test may swap ``BUILTINS`` for a fresh one.
 """
@@ -49,19 +50,29 @@ def signature_of(usage: str, name: str) -> str:
     return ""
 
 
+def catalog_usages(spark) -> dict[str, str]:
+    """Each listed function's usage text from ``spark.catalog.listFunctions()``: one call on Spark Connect where
+    ``DESCRIBE FUNCTION`` took one ExecutePlan per built-in (~600 in the background of a process's first Connect
+    session). The catalog reads the same ``ExpressionInfo`` usage as ``DESCRIBE FUNCTION``."""
+    return {function.name.lower(): (function.description or "").strip() for function in spark.catalog.listFunctions()}
+
+
 class BuiltinFunctions:
     """The built-in functions of the process's Spark; thread-safe, each part loaded once.
 
     Args:
         load_names: ``spark -> names``; ``SHOW SYSTEM FUNCTIONS`` unless a test counts calls.
         load_registry: ``spark -> [RegisteredFunction]`` through the JVM.
-        describe: ``(spark, name) -> usage`` without the JVM.
+        describe: ``(spark, name) -> usage`` without the JVM, for a name ``load_usages`` lacks.
+        load_usages: ``spark -> {name: usage}`` without the JVM, in one call.
     """
 
     def __init__(self, load_names: Callable[..., Iterable[str]] = show_system_functions,
                  load_registry: Callable[..., list[RegisteredFunction]] = builtin_registry,
-                 describe: Callable[..., str] = described_usage) -> None:
+                 describe: Callable[..., str] = described_usage,
+                 load_usages: Callable[..., dict[str, str]] = catalog_usages) -> None:
         self._load_names, self._load_registry, self._describe = load_names, load_registry, describe
+        self._load_usages = load_usages
         self._names_lock = threading.Lock()
         self._names: Optional[frozenset[str]] = None
         self._details_lock = threading.Lock()
@@ -81,10 +92,14 @@ class BuiltinFunctions:
                 self._names = frozenset(self._load_names(spark))
             return self._names
 
+    @property
+    def names_loaded(self) -> bool:
+        return self._names is not None
+
     def load_names_in_background(self, spark) -> None:
         """Start loading the names unless loaded: a session opens without waiting for them (on a cold managed
         engine ``SHOW SYSTEM FUNCTIONS`` took seconds), and they are there by the time completion asks."""
-        if self._names is not None:
+        if self.names_loaded:
             return
 
         def load() -> None:
@@ -124,9 +139,10 @@ class BuiltinFunctions:
                     self._record_usage(entry.name, entry.usage)
                 self._classes = {cls: sorted(set(names)) for cls, names in classes.items()}
                 self._details_have_classes = True
-            else:  # Spark Connect and other clients without a JVM: slower, and no expression classes
+            else:  # Spark Connect and other clients without a JVM: no expression classes
+                usages = self._load_usages(spark)
                 for name in sorted(self.names(spark)):
-                    self._record_usage(name, self._describe(spark, name))
+                    self._record_usage(name, usages[name] if name in usages else self._describe(spark, name))
         except Exception as exc:  # kept for wait_details/classes to report; names still work
             self._details_error = exc
             log.warning("loading the built-in functions' usage text failed: %s", exc)

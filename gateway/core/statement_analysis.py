@@ -202,7 +202,8 @@ class StatementAnalysis:
     """What a statement is and does, read once (``analyse``), for every guard.
 
     ``words``: its tokens with comments removed, words upper-cased (strings as written).
-    ``writes``: it may change a table's data or definition (other sessions must read fresh files).
+    ``writes``: it may change a table's data or definition (other sessions must read fresh files); a
+    session's own temporary view, function or variable does not (a GLOBAL TEMPORARY view is shared: it does).
     ``loads_code``: it puts code into the driver or executors (ADD JAR/FILE/ARCHIVE, CREATE FUNCTION
     … AS 'class' [USING …], LOAD MODULE, EXECUTE IMMEDIATE whose SQL the gateway cannot see).
     ``resources``: the URIs it adds or removes (ADD/REMOVE JAR, ADD FILE, USING JAR …).
@@ -485,12 +486,12 @@ def _analyse(text: str) -> StatementAnalysis:
     kind = classify_words(words)
     spec = spec_of(kind)
     loads_code = spec.loads_code or (kind == StatementKind.CREATE_FUNCTION and _class_function(words, toks))
-    if kind == StatementKind.QUERY:
-        writes = "INSERT" in words
-    else:
-        writes = not spec.read_only and kind != StatementKind.USE
     temporary = kind in ("CREATE", "CREATE_FUNCTION", "DROP", "DECLARE") and bool(
         {"TEMPORARY", "TEMP"} & set(words[:5])) or kind == StatementKind.DECLARE
+    if kind == StatementKind.QUERY:
+        writes = "INSERT" in words
+    else:  # a session's own temporary object moves no other session's epoch (their cached tables stay)
+        writes = not spec.read_only and kind != StatementKind.USE and not (temporary and "GLOBAL" not in words[:4])
     return StatementAnalysis(
         kind=kind, words=words, writes=writes, loads_code=loads_code,
         resources=_resources(kind, text, toks, words),

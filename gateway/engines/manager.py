@@ -14,6 +14,7 @@ import logging
 import os
 import random
 import re
+import secrets
 import shutil
 import signal
 import socket
@@ -26,7 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from gateway.config import WorkbenchConfig, managed_submit_args, share_level
+from gateway.config import WorkbenchConfig, deploy_mode, managed_submit_args, master_ui_url, share_level
+from gateway.engines import cluster
 from gateway.errors import ConfigurationError, EngineDownError, GatewayError, InvalidRequestError
 from gateway.store.engines import EngineRecord
 from gateway.store.workspace import now
@@ -94,7 +96,16 @@ def answers(address: str, timeout_s: float = ANSWER_TIMEOUT_S) -> bool:
         return False
     with socket.socket() as probe:
         probe.settimeout(timeout_s)
-        return probe.connect_ex((match.group(1), int(match.group(2)))) == 0
+        try:
+            return probe.connect_ex((match.group(1), int(match.group(2)))) == 0
+        except OSError:  # a host that does not resolve (a cluster engine not placed yet)
+            return False
+
+
+def engine_url(record: EngineRecord) -> str:
+    """The address a client connects to: a cluster engine's carries its token as the bearer header Spark
+    Connect checks (plain gRPC: pyspark's token= parameter would demand TLS, which the Connect server has not)."""
+    return f"{record.address}/;authorization=Bearer {record.token}" if record.token else record.address
 
 
 def driver_death(error: dict) -> Optional[dict]:
@@ -152,6 +163,9 @@ class EngineManager:
         self.pool_size = int(config["engine.pool_size"])
         self.start_timeout_s = float(config["engine.start_timeout_s"])
         self.master = str(config["engine.master"]).strip()
+        self.deploy_mode = deploy_mode(config)
+        self.master_ui = master_ui_url(config) if self.deploy_mode == "cluster" else ""
+        self.cluster_conf = cluster.submit_args_conf(self.submit_args) if self.deploy_mode == "cluster" else {}
         self.host = socket.gethostname()
         self.process_name = f"{self.host}:{config.data_dir}"
         self.base_dir = config.data_dir / "engines"
@@ -168,6 +182,15 @@ class EngineManager:
                 "engine.pool_size > 0 needs a metastore every engine can open (metastore.jdbc_url or metastore.uri) "
                 "or metastore.hive_support = false: the embedded Derby metastore admits one JVM, so each key's "
                 "engine keeps its own, and a pooled engine starts before its key is known")
+        if self.deploy_mode == "cluster" and config["metastore.hive_support"] and not (
+                config["metastore.jdbc_url"] or config["metastore.uri"]):
+            raise ConfigurationError(
+                "engine.deploy_mode = cluster needs a metastore the cluster's workers can reach (metastore.jdbc_url or "
+                "metastore.uri) or metastore.hive_support = false: the embedded Derby metastore is a folder of this "
+                "host, and the engine's driver runs on a worker")
+        if self.deploy_mode == "cluster" and config["engine.proxy_user"]:
+            raise ConfigurationError("engine.proxy_user needs engine.deploy_mode = client: a standalone cluster runs "
+                                     "drivers as its workers' user and has no proxy users")
         if config["metastore.hive_support"] and config["metastore.jdbc_url"]:
             from gateway.spark.metastore import ensure_schema, java_binary
 
@@ -216,7 +239,7 @@ class EngineManager:
             found = time.perf_counter()
             with self._lock:
                 if local.root is None:
-                    local.root = connect_root_at(local.record.address)
+                    local.root = connect_root_at(engine_url(local.record))
                 local.sessions.add(str(session_handle))
         spark = new_connect_session(local.root)
         # the phases of the last attach, in seconds (benchmarks/managed_engines.py prints them)
@@ -332,7 +355,10 @@ class EngineManager:
         raise failure
 
     def command(self, key: str, owner: str, port: int, ui_port: int, engine_dir: Path, app_name: str) -> list[str]:
-        """The spark-submit command line of an engine."""
+        """The command line of an engine: spark-submit with its driver here (client deploy mode), or the standalone
+        driver client that submits its driver to the cluster (cluster: it listens on every address of its worker,
+        with a token, unless engine.conf names spark.connect.grpc.binding.address)."""
+        in_cluster = self.deploy_mode == "cluster"
         conf = {"spark.connect.grpc.binding.address": "127.0.0.1", "spark.connect.grpc.binding.port": str(port),
                 "spark.ui.port": str(ui_port), "spark.ui.showConsoleProgress": "false",
                 "spark.sql.execution.arrow.pyspark.enabled": "true",
@@ -341,7 +367,13 @@ class EngineManager:
         if self.master.startswith("local"):
             conf.update({"spark.driver.bindAddress": "127.0.0.1", "spark.driver.host": "127.0.0.1"})
         conf.update(self._metastore_conf(key, engine_dir))
+        if in_cluster:
+            del conf["spark.connect.grpc.binding.address"]
+            conf.update({"spark.master": self.master, "spark.app.name": app_name, "spark.submit.deployMode": "cluster"})
+            conf.update(self.cluster_conf)
         conf.update(self.config["engine.conf"])
+        if in_cluster:  # no class archive: it is a file of this host, and the driver's JVM runs on a worker
+            return cluster.launch_command(spark_home(), self.master, conf)
         archive = self.class_archive()
         if archive is not None:  # AppCDS: the archive's classes are mapped, not loaded and verified one by one
             option = f"-XX:SharedArchiveFile={archive}" if archive.exists() else "-XX:+RecordDynamicDumpInfo"
@@ -379,7 +411,7 @@ class EngineManager:
         atomically, for every later engine of this host. In a thread of its own: nobody waits for it."""
         archive = self.class_archive()
         with self._lock:
-            if archive is None or archive.exists() or self._archiving or record.host != self.host:
+            if archive is None or archive.exists() or self._archiving or record.host != self.host or not record.pid:
                 return
             self._archiving = True
         threading.Thread(target=self._write_class_archive, args=(record, archive), name="engine-class-archive",
@@ -446,6 +478,8 @@ class EngineManager:
             ui_port = free_port()
         app_name = f"workbench engine {key or 'pool'}"
         command = self.command(key, owner, port, ui_port, engine_dir, app_name)
+        if self.deploy_mode == "cluster":
+            return self._launch_in_cluster(engine_id, key, owner, pooled, command, log_path, port, ui_port, app_name)
         env = dict(os.environ, SPARK_HOME=str(spark_home()), SPARK_LOCAL_DIRS=str(engine_dir / "tmp"),
                    PYSPARK_PYTHON=os.environ.get("PYSPARK_PYTHON", sys.executable))
         for name in ("PYSPARK_GATEWAY_PORT", "PYSPARK_GATEWAY_SECRET"):  # never this process's own Spark
@@ -504,13 +538,109 @@ class EngineManager:
                  (now() - started).total_seconds())
         return local
 
+    def _launch_in_cluster(self, engine_id: str, key: str, owner: str, pooled: bool, command: list[str],
+                           log_path: Path, port: int, ui_port: int, app_name: str) -> Optional[_Local]:
+        """Submit the engine's driver to the standalone cluster and wait (engine.start_timeout_s) until the master
+        places it on a worker and it listens there; None when another process claimed the key first. Its address
+        is that worker's host and the port chosen here; it requires a token of its own (stored with its row)."""
+        started = now()
+        record = EngineRecord(engine_id, key, owner, "STARTING", f"sc://(not placed yet):{port}", self.host, None,
+                              None, app_name, self.process_name, started, started, str(log_path),
+                              token=secrets.token_urlsafe(32))
+        claimed = time.perf_counter()
+        if not self.store.engine_claim_key(record):
+            log.info("another workbench process is starting or has started the engine for %s; waiting for it", key)
+            return None
+        local = _Local(record)
+        with self._lock:
+            self._local[engine_id] = local
+        try:
+            with open(log_path, "ab") as out:  # the driver client: it exits once the master has placed the driver
+                client = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                          env=cluster.client_env(record.token), cwd=log_path.parent,
+                                          start_new_session=True)
+        except OSError as exc:
+            self._stop(record, local, "FAILED")
+            raise EngineStartError(f"the managed engine for {key or 'the pool'} could not be submitted: {exc}",
+                                   error_class="ENGINE_DOWN") from exc
+        log.info("submitting managed engine %s for %s to %s (driver client pid %d, log %s)", engine_id,
+                 key or "the pool", self.master, client.pid, log_path)
+        spawned = time.perf_counter()
+        local.phases["claim_and_spawn_s"] = spawned - claimed
+        deadline = time.monotonic() + self.start_timeout_s
+        worker, why = None, None
+        while True:
+            if record.driver_id is None:
+                driver_id = cluster.driver_id_in(log_path)
+                if driver_id is not None:
+                    record = local.record = EngineRecord(**{**record.__dict__, "driver_id": driver_id})
+                    self.store.engine_update(engine_id, driver_id=driver_id)
+                    local.phases["submit_s"] = time.perf_counter() - spawned
+                elif client.poll() is not None:
+                    why = (f"was not accepted by the master {self.master}: its driver client exited with code "
+                           f"{client.returncode}; the end of its log ({log_path}):\n{_tail(log_path)}")
+            else:
+                state, worker = cluster.driver_status(self.master_ui, record.driver_id)
+                if state in cluster.DRIVER_ENDED:
+                    where = f" on {worker['host']}" if worker else ""
+                    why = (f"ended: its driver {record.driver_id} is {state}{where} (the master's web UI "
+                           f"{self.master_ui} lists it); the end of its log:\n"
+                           f"{cluster.driver_log(worker, record.driver_id)}")
+                elif state == "RUNNING" and worker and record.ui_url is None:
+                    record = local.record = EngineRecord(**{**record.__dict__, "address": f"sc://{worker['host']}:{port}",
+                                                            "ui_url": f"http://{worker['host']}:{ui_port}"})
+                    self.store.engine_update(engine_id, address=record.address, ui_url=record.ui_url)
+                if why is None and record.ui_url is not None and answers(record.address, 0.5):
+                    break
+            if why is None and time.monotonic() > deadline:
+                why = (f"did not listen within engine.start_timeout_s = {self.start_timeout_s:g} s (driver "
+                       f"{record.driver_id or 'not accepted yet'}; the master's web UI {self.master_ui})")
+            if why is None and pooled and self._stopped.is_set():
+                why = "was stopped: the workbench is stopping"
+            if why is not None:
+                if client.poll() is None:
+                    _end_group(client.pid, client)
+                self._stop(record, local, "FAILED")
+                raise EngineStartError(f"the managed engine for {key or 'the pool'} {why}", error_class="ENGINE_DOWN")
+            time.sleep(0.25)  # the master's JSON: a few requests a second at most
+        local.phases["jvm_to_listening_s"] = time.perf_counter() - spawned
+        threading.Thread(target=_reap_child, args=(client,), name="engine-driver-client", daemon=True).start()
+        if pooled:
+            warming = time.perf_counter()
+            self._warm(record)
+            local.phases["warm_s"] = time.perf_counter() - warming
+        state = "POOLED" if pooled else "RUNNING"
+        self.store.engine_update(engine_id, state=state, last_used=now())
+        local.record = EngineRecord(**{**record.__dict__, "state": state})
+        log.info("managed engine %s for %s is up on the cluster (driver %s at %s) after %.1f s", engine_id,
+                 key or "the pool", record.driver_id, record.address, (now() - started).total_seconds())
+        return local
+
+    def _kill_driver(self, record: EngineRecord) -> None:
+        """Kill a cluster engine's driver through the master, unless the master lists it ended already; then wait
+        (bounded) until the master lists it ended."""
+        state, _ = cluster.driver_status(self.master_ui, record.driver_id)
+        if state in cluster.DRIVER_ENDED:
+            return
+        failure = cluster.kill(spark_home(), self.master, record.driver_id, Path(record.log_path),
+                               STOP_TIMEOUT_S * 2)
+        # read the master even when the client failed: another process's kill may have ended it this instant
+        deadline = time.monotonic() + (STOP_TIMEOUT_S if failure is None else 5.0)
+        while time.monotonic() < deadline:
+            state, _ = cluster.driver_status(self.master_ui, record.driver_id)
+            if state in cluster.DRIVER_ENDED:
+                return
+            time.sleep(0.25)
+        log.error("managed engine %s: its driver %s on %s was not seen ended (%s); kill it from the master's web UI "
+                  "%s", record.engine_id, record.driver_id, self.master, failure or f"still {state}", self.master_ui)
+
     @staticmethod
     def _warm(record: EngineRecord) -> None:
         """A pooled engine's first statement, run before a user comes: a JVM's first query (class loading, code
         generation) takes seconds (8.7 s measured on 2 busy cores), which the pool is there to hide."""
         from gateway.spark.connect import connect_root_at
 
-        root = connect_root_at(record.address)
+        root = connect_root_at(engine_url(record))
         try:
             root.sql("SELECT 1").collect()
         except Exception:  # noqa: BLE001 - a cold first statement that fails leaves a usable engine all the same
@@ -522,8 +652,11 @@ class EngineManager:
 
     def _stop(self, record: EngineRecord, local: Optional[_Local], state: str = "STOPPED") -> None:
         """End the engine's process group by its PID (SIGTERM, then SIGKILL after STOP_TIMEOUT_S) when it runs
-        on this host, and record it as ``state``; its sessions here get ENGINE_DOWN on their next statement."""
-        if record.host == self.host and record.pid:
+        on this host, or its driver on the cluster by its driver id (engine.deploy_mode = cluster), and record it
+        as ``state``; its sessions here get ENGINE_DOWN on their next statement."""
+        if record.driver_id:
+            self._kill_driver(record)
+        elif record.host == self.host and record.pid:
             process = local.process if local is not None else None
             port = record.address.rsplit(":", 1)[-1]
             if process is not None or _is_engine_process(record.pid, port):
@@ -546,7 +679,7 @@ class EngineManager:
         if record is None or record.state not in ("STARTING", "POOLED", "RUNNING"):
             raise EngineNotFoundError(f"no running managed engine has the id {engine_id!r}; "
                                       f"GET /v2/admin/engines lists them")
-        if record.host != self.host:
+        if record.host != self.host and not record.driver_id:
             raise InvalidRequestError(f"engine {engine_id} runs on {record.host}, not on this workbench's host "
                                       f"{self.host}; stop it from a workbench process there")
         self._stop(record, self._local.get(engine_id), "STOPPED")
@@ -554,7 +687,7 @@ class EngineManager:
     def stop_all(self) -> None:
         """Stop every live engine of the store on this host (tests, and an operator's clean shutdown)."""
         for record in self.store.engines_live():
-            if record.host == self.host:
+            if record.host == self.host or record.driver_id:
                 self._stop(record, self._local.get(record.engine_id), "STOPPED")
 
     def shutdown(self) -> None:
@@ -583,7 +716,8 @@ class EngineManager:
         moment = now()
         records = self.store.engines_live()
         for record in records:
-            if record.state == "STARTING" or record.host != self.host or record.engine_id in in_use:
+            if record.state == "STARTING" or (record.host != self.host and not record.driver_id) \
+                    or record.engine_id in in_use:
                 continue
             if not answers(record.address):
                 self._stop(record, self._local.get(record.engine_id), "FAILED")
@@ -639,6 +773,7 @@ class EngineManager:
                          "uptime_s": round((moment - record.started_at).total_seconds(), 1),
                          "last_used": record.last_used.isoformat(), "spark_ui": record.ui_url,
                          "log_path": record.log_path, "started_by": record.started_by,
+                         "driver_id": record.driver_id,
                          **(driver_heap(record.ui_url) if record.state != "STARTING" else
                             {"heap_used_bytes": None, "heap_max_bytes": None, "heap_note": "starting"})})
         return rows

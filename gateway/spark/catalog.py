@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pyspark.errors import AnalysisException
 
-from gateway.spark.backend import Capability, jsession
+from gateway.spark.backend import Capability, jsession, supports
 
 _MAX_RESOURCES = 1000
 
@@ -35,7 +35,6 @@ def session_table_schema(spark, parts: list[str]):
 
     from pyspark.sql.types import StructType
 
-    from gateway.spark.backend import supports
     if not supports(spark, Capability.SESSION_STATE) or not 1 <= len(parts) <= 2:
         return None
     state = jsession(spark, Capability.SESSION_STATE, "a table's schema from the session catalog").sessionState()

@@ -30,11 +30,14 @@ class EngineRecord:
     started_at: dt.datetime
     last_used: dt.datetime
     log_path: str
+    driver_id: Optional[str] = None  # engine.deploy_mode = cluster: the standalone master's id of its driver
+    token: Optional[str] = None  # its Spark Connect token (a cluster engine listens beyond loopback)
 
 
 def _record(row) -> EngineRecord:
     return EngineRecord(row.engine_id, row.engine_key, row.owner, row.state, row.address, row.host, row.pid,
-                        row.ui_url, row.app_name, row.started_by, row.started_at, row.last_used, row.log_path)
+                        row.ui_url, row.app_name, row.started_by, row.started_at, row.last_used, row.log_path,
+                        row.driver_id, row.token)
 
 
 class EngineCalls:
@@ -44,7 +47,8 @@ class EngineCalls:
                 engine_id=record.engine_id, engine_key=record.key, owner=record.owner, state=record.state,
                 address=record.address, host=record.host, pid=record.pid, ui_url=record.ui_url,
                 app_name=record.app_name, started_by=record.started_by, started_at=record.started_at,
-                last_used=record.last_used, log_path=record.log_path))
+                last_used=record.last_used, log_path=record.log_path, driver_id=record.driver_id,
+                token=record.token))
 
     def engine_claim_key(self, record: EngineRecord) -> bool:
         """Insert a starting engine's row, claiming its key: False (nothing inserted) when the key has a live

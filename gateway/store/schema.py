@@ -163,6 +163,9 @@ engines = Table(
     Column("started_at", UtcDateTime(), nullable=False),
     Column("last_used", UtcDateTime(), nullable=False),
     Column("log_path", Text(), nullable=False),
+    # engine.deploy_mode = cluster (migration 0008): the standalone master's driver id, the engine's Connect token
+    Column("driver_id", String(NAME_CHARS), nullable=True),
+    Column("token", Text(), nullable=True),
     Index("ix_engines_key_state", "engine_key", "state"),
     # one live engine per key (migration 0007): a key's STARTING row is the claim of the process starting it
     Index("ux_engines_live_key", "engine_key", unique=True,

@@ -1,7 +1,8 @@
 """Managed engines (engine.kind = managed) on the standalone cluster the suite starts (tests/cluster/conftest.py):
 a user's engine is a Spark application of that cluster, named after its key, and its statements run on an
 executor the cluster's worker started. The suite's worker gives its one core to the suite's gateway, so the
-test adds a worker of its own (1 core, 1 GB) to the same master and stops it by its PID at the end."""
+test adds a worker of its own (2 cores, 1 GB: a cluster-mode engine's driver takes one, its executor the other) to
+the same master and stops it by its PID at the end."""
 from __future__ import annotations
 
 import os
@@ -42,7 +43,7 @@ def engines_worker(cluster, tmp_path_factory):
     with open(log, "wb") as out:
         worker = subprocess.Popen(
             [str(cluster_spark_home() / "bin" / "spark-class"), "org.apache.spark.deploy.worker.Worker",
-             cluster.master_url, "--host", "127.0.0.1", "--cores", "1", "--memory", "1g",
+             cluster.master_url, "--host", "127.0.0.1", "--cores", "2", "--memory", "1g",
              "--webui-port", str(ui_port), "--work-dir", str(base / "work")],
             stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env, cwd=base,
             start_new_session=True)
@@ -128,5 +129,110 @@ def _count(spark):
 
 
 def _cmdline(pid: int) -> str:
-    with open(f"/proc/{pid}/cmdline", "rb") as source:
-        return source.read().replace(b"\0", b" ").decode()
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as source:
+            return source.read().replace(b"\0", b" ").decode()
+    except OSError:  # gone meanwhile
+        return ""
+
+
+@pytest.mark.timeout(1500)  # a driver JVM on a worker, then its reaping, on a loaded 2-core machine
+def test_a_cluster_mode_engines_driver_runs_on_a_worker_requires_its_token_and_is_killed_there_when_idle(
+        cluster, engines_worker, tmp_path, monkeypatch):
+    """engine.deploy_mode = cluster: the engine's driver is a driver of the standalone master, run by its worker
+    (no JVM of it under the workbench), reached at the worker's host with its token only, and the idle reaper
+    kills it through the master."""
+    from pyspark.errors.exceptions.connect import SparkConnectGrpcException
+
+    from gateway import load_config
+    from gateway.engines import EngineManager
+    from gateway.engines.cluster import SUBMIT_CLIENT
+    from gateway.engines.manager import SERVER_CLASS
+    from gateway.spark.connect import connect_root_at
+    from gateway.store import WorkbenchStore
+
+    # Spark forwards the driver client's environment to the driver: both bind loopback on this one-host cluster
+    monkeypatch.setenv("SPARK_LOCAL_IP", "127.0.0.1")
+    config = load_config(ROOT / "workbench.toml", environ={}).with_overrides(
+        data_dir=str(tmp_path / "workbench"), engine__kind="managed", engine__share_level="user",
+        engine__master=cluster.master_url, engine__deploy_mode="cluster",
+        engine__master_ui_url=f"http://127.0.0.1:{cluster.ui_port}", engine__idle_timeout_s=1.0,
+        engine__start_timeout_s=float(START_S), metastore__hive_support=False,
+        engine__submit_args=["--driver-memory", "512m"],
+        engine__conf={"spark.connect.grpc.binding.address": "127.0.0.1", "spark.executor.memory": "512m",
+                      "spark.cores.max": "1", "spark.sql.shuffle.partitions": "2"})
+    store = WorkbenchStore(f"sqlite:///{tmp_path / 'workbench.db'}")
+    manager = EngineManager(config, store)
+    spark = engine_id = None
+    try:
+        spark, engine_id = manager.attach("dana", "dana-1")
+        record = store.engine_get(engine_id)
+        assert record.state == "RUNNING" and record.pid is None and record.driver_id.startswith("driver-")
+        assert record.token and record.address.startswith("sc://127.0.0.1:")
+        assert _wait("SELECT 1 on the cluster-mode engine", lambda: _select_1(spark), START_S) == 1
+        # the master runs it as a driver on the second worker (the suite's worker has no free core)
+        master = _json(f"http://127.0.0.1:{cluster.ui_port}/json/")
+        driver = next(d for d in master["activedrivers"] if d["id"] == record.driver_id)
+        assert driver["state"] == "RUNNING" and driver["mainclass"] == SERVER_CLASS
+        port = record.address.rsplit(":", 1)[1]
+        engine_pids = [pid for pid in _pids() if SERVER_CLASS in _cmdline(pid)
+                       and f"spark.connect.grpc.binding.port={port}" in _cmdline(pid)]
+        assert len(engine_pids) == 1, engine_pids
+        # the worker's child (this test started the worker, so the worker sits between it and this process)
+        assert _ancestors(engine_pids[0])[0] == engines_worker.pid
+        # nothing of it stays under the workbench but through the worker: the driver client exits once the driver
+        # is placed
+        _wait("the driver client's exit", lambda: not [
+            pid for pid in _pids() if os.getpid() in _ancestors(pid) and engines_worker.pid not in _ancestors(pid)
+            and pid != engines_worker.pid and (SUBMIT_CLIENT in _cmdline(pid) or SERVER_CLASS in _cmdline(pid))], 120)
+        # it listens beyond the workbench's process: without its token a client is refused
+        stranger = connect_root_at(record.address)
+        try:
+            with pytest.raises(SparkConnectGrpcException, match="UNAUTHENTICATED|authentication token"):
+                stranger.sql("SELECT 1").collect()
+        finally:
+            stranger.client.close()
+        row = manager.engine_of(engine_id)
+        assert row["driver_id"] == record.driver_id and record.token not in repr(row)
+        manager.detach(engine_id, "dana-1", spark)
+        spark = None
+        # idle past engine.idle_timeout_s: the reaper kills the driver through the master
+        _wait("the idle engine's end", lambda: store.engine_get(engine_id).state == "STOPPED", 180)
+        ended = _json(f"http://127.0.0.1:{cluster.ui_port}/json/")
+        assert record.driver_id not in [d["id"] for d in ended["activedrivers"]]
+        assert [d["state"] for d in ended["completeddrivers"] if d["id"] == record.driver_id] in (
+            ["KILLED"], ["FINISHED"])
+        _wait("the engine's JVM's exit", lambda: not os.path.exists(f"/proc/{engine_pids[0]}"), 120)
+    finally:
+        if spark is not None:
+            manager.detach(engine_id, "dana-1", spark)
+        manager.stop_all()  # by driver id, through the master
+        manager.shutdown()
+        store.close()
+
+
+def _select_1(spark):
+    from pyspark.errors.exceptions.connect import SparkConnectGrpcException
+
+    try:
+        return spark.sql("SELECT 1").collect()[0][0]
+    except SparkConnectGrpcException as exc:
+        if "UNAVAILABLE" not in str(exc):
+            raise
+        return None
+
+
+def _pids() -> list[int]:
+    return [int(name) for name in os.listdir("/proc") if name.isdigit()]
+
+
+def _ancestors(pid: int) -> list[int]:
+    found = []
+    while pid > 1:
+        try:
+            with open(f"/proc/{pid}/stat") as source:
+                pid = int(source.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+        found.append(pid)
+    return found

@@ -113,9 +113,11 @@ class ModulesFeature(Feature):
         for name, props in self.specs:
             manager.load(name, props)
         # core alone reads no built-in names (lazy); they load soon after, for completion and the function browser
-        prefetch = threading.Timer(NAMES_PREFETCH_DELAY_S, _prefetch_names, args=(session,))
-        prefetch.daemon = True
-        prefetch.start()
+        # (once per process: later sessions start no timer)
+        if not builtin_functions().names_loaded:
+            prefetch = threading.Timer(NAMES_PREFETCH_DELAY_S, _prefetch_names, args=(session,))
+            prefetch.daemon = True
+            prefetch.start()
 
     def close_session(self, session) -> None:
         manager = session.extensions.pop(self.name, None)

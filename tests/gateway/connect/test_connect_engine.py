@@ -153,7 +153,7 @@ def test_an_embedded_plan_pins_operators_after_a_connect_session_loaded_the_buil
     from gateway.core import functions as functions_module
     from gateway.core.functions import BuiltinFunctions
 
-    fresh = BuiltinFunctions(describe=lambda spark, name: "")  # the connect path's usage text is not at issue
+    fresh = BuiltinFunctions(describe=lambda spark, name: "", load_usages=lambda spark: {})  # usage text not at issue
     monkeypatch.setattr(functions_module, "BUILTINS", fresh)
     connect_spark = connect_gateway.sessions.get(connect_session).spark
     assert fresh.classes(connect_spark) == {}  # no JVM behind Spark Connect

@@ -97,6 +97,32 @@ def test_intervals_and_variant_reach_the_client_as_sparks_strings_on_connect(cou
     assert calls == {"ExecutePlan": 2}  # the schema says strings are needed: the query runs again, rewritten
 
 
+def test_the_builtins_usage_texts_load_in_a_few_calls_not_one_per_name(counted):
+    """Without a JVM the ~600 usage texts come from the catalog's function list in one call (they were one
+    DESCRIBE FUNCTION each: ~600 ExecutePlans in the background of a process's first Connect session)."""
+    from gateway.core.functions import BuiltinFunctions
+
+    gateway, _, counter = counted
+    with acting_as(LOCAL_PRINCIPAL):
+        handle = gateway.open_session(name="counted-usages")
+    kept, counter.session_id = counter.session_id, gateway.sessions.get(handle).spark.session_id
+    try:
+        spark = gateway.sessions.get(handle).spark
+        fresh = BuiltinFunctions()
+        assert len(fresh.names(spark)) > 400
+        counter.calls.clear()
+        fresh.load_details_in_background(spark)
+        assert fresh.wait_details(120)
+        assert sum(counter.calls.values()) <= 2, dict(counter.calls)
+        assert fresh.usage("abs").startswith("abs(expr)") and fresh.signature("substr") == "substr(str, pos[, len])"
+        assert fresh.usage("+").startswith("expr1 + expr2")  # operators are listed too
+    finally:
+        counter.session_id = kept
+        counter.calls.clear()
+        with acting_as(LOCAL_PRINCIPAL):
+            gateway.close_session(handle)
+
+
 def test_a_builtins_usage_text_is_one_execute_plan(counted):
     """The built-ins' usage texts load in the background by DESCRIBE FUNCTION, ~600 of them on Connect: each
     must be one round trip (collect() sent spark.sql's rows back to the server: two, and ~1,700 calls that

@@ -10,7 +10,8 @@ import pytest
 from gateway import FunctionKind, GatewayError
 from gateway.core import functions as functions_module
 from gateway.core.catalog import hidden_table_filters, is_hidden_table, list_relations
-from gateway.core.functions import BuiltinFunctions, described_usage, show_system_functions, signature_of
+from gateway.core.functions import (BuiltinFunctions, catalog_usages, described_usage, show_system_functions,
+                                    signature_of)
 from gateway.features.atomic import is_staging_name
 from gateway.features.atomic.staged import BACKUP_PREFIX, STAGING_PREFIX
 from gateway.spark.functions import builtin_registry
@@ -136,6 +137,16 @@ def test_the_public_path_describes_the_same_usage_as_the_registry(gateway, sessi
     for name in ("upper", "substr", "date_add", "coalesce"):
         described = described_usage(spark, name)
         assert signature_of(described, name) == signature_of(by_name[name], name) != ""
+
+
+def test_the_catalogs_function_list_gives_every_builtin_the_registrys_usage(gateway, session):
+    """The path without a JVM reads usages from ``listFunctions()``: every built-in name is there, and each
+    usage is the registry's."""
+    spark = gateway.sessions.get(session).spark
+    by_name = {f.name: f.usage.strip() for f in builtin_registry(spark)}
+    listed = catalog_usages(spark)
+    assert set(show_system_functions(spark)) <= set(listed)
+    assert {name: listed[name] for name in by_name} == by_name
 
 
 def test_a_failed_registry_load_is_reported_then_retried(gateway, session):

@@ -106,7 +106,10 @@ def test_reads_and_settings_do_not_move_the_epoch(gateway, pair):
     rows_of(gateway, a, "SELECT 1")  # catch up first
     before, catch_ups = WRITES.value, WRITES.catch_ups
     for statement in ("SELECT 1", "SHOW DATABASES", f"DESCRIBE DATABASE {DB}", "SET spark.sql.ansi.enabled=true",
-                      f"USE {DB}", "USE default", "EXPLAIN SELECT 1"):
+                      f"USE {DB}", "USE default", "EXPLAIN SELECT 1",
+                      # the session's own objects: other sessions keep their cached tables
+                      "CREATE OR REPLACE TEMPORARY VIEW own_view AS SELECT 1",
+                      "DECLARE OR REPLACE VARIABLE own_variable INT DEFAULT 1", "DROP TEMPORARY VARIABLE own_variable"):
         rows_of(gateway, a, statement)
     assert WRITES.value == before and WRITES.catch_ups == catch_ups
 

@@ -127,7 +127,12 @@ def test_comments_case_and_space_do_not_change_the_analysis(text, data):
     ("ADD /*x*/ JAR 'https://h/u.jar'", "ADD_JAR", True, True),
     ("add\njar 'u.jar'", "ADD_JAR", True, True),
     ("ADD -- c\n JAR 'u.jar'", "ADD_JAR", True, True),
-    ("CREATE TEMPORARY FUNCTION f AS 'C'", "CREATE_FUNCTION", True, True),
+    ("CREATE TEMPORARY FUNCTION f AS 'C'", "CREATE_FUNCTION", False, True),  # the session's own: no write
+    ("CREATE OR REPLACE /**/ TEMP VIEW v AS SELECT 1", "CREATE", False, False),
+    ("DROP TEMPORARY VARIABLE IF EXISTS v", "DROP", False, False),
+    ("DROP VIEW v", "DROP", True, False),  # Spark has no DROP TEMPORARY VIEW: v may be a shared view
+    ("CREATE GLOBAL TEMPORARY VIEW v AS SELECT 1", "CREATE", True, False),  # global_temp is shared
+    ("CREATE VIEW v AS SELECT 1", "CREATE", True, False),
     ("CREATE FUNCTION f(x INT) RETURNS INT RETURN x", "CREATE_FUNCTION", True, False),
     ("WITH q AS (SELECT 1) INSERT/**/INTO t SELECT * FROM q", "QUERY", True, False),
     ("SELECT 'INSERT INTO t' AS s", "QUERY", False, False),

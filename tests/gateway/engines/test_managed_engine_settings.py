@@ -6,6 +6,7 @@ import pytest
 
 from gateway import load_config
 from gateway.config import engine_kind, share_level
+from gateway.engines.manager import SERVER_CLASS
 from gateway.errors import ConfigurationError
 
 
@@ -104,3 +105,86 @@ def test_stopping_an_unknown_engine_says_where_to_look(manager_of):
 
     with pytest.raises(EngineNotFoundError, match="GET /v2/admin/engines lists them"):
         manager_of().stop("no-such-engine")
+
+
+# -- engine.deploy_mode = cluster ---------------------------------------------------------------
+
+_STANDALONE = {"engine_master": "spark://10.0.0.5:7077", "engine_deploy_mode": "cluster",
+               "metastore_hive_support": "false"}
+
+
+def test_client_is_the_default_deploy_mode_and_cluster_takes_a_standalone_master(tmp_path):
+    from gateway.config import deploy_mode, master_ui_url
+
+    assert deploy_mode(_config(tmp_path)) == "client"
+    config = _config(tmp_path, **_STANDALONE)
+    assert deploy_mode(config) == "cluster" and engine_kind(config) == "managed"
+    assert master_ui_url(config) == "http://10.0.0.5:8080"  # the master's web UI, by default on its port 8080
+    assert master_ui_url(_config(tmp_path, **_STANDALONE, engine_master_ui_url="http://m:18080/")) == "http://m:18080"
+
+
+@pytest.mark.parametrize("master, message", [
+    ("yarn", r"not supported on YARN .*ResourceManager's REST API.*engine.deploy_mode = client"),
+    ("k8s://https://k8s.example:443", r"not supported on Kubernetes .*a Service in front of the driver pod"),
+    ("local[*]", r"needs a standalone cluster's master .*a local master has no workers"),
+])
+def test_cluster_deploy_mode_on_yarn_kubernetes_or_local_is_refused_at_start(tmp_path, master, message):
+    with pytest.raises(ConfigurationError, match=message):
+        engine_kind(_config(tmp_path, engine_master=master, engine_deploy_mode="cluster"))
+
+
+@pytest.mark.parametrize("environ, message", [
+    ({"engine_deploy_mode": "remote"}, r"engine.deploy_mode .*'remote'; use client .* or cluster"),
+    ({**_STANDALONE, "engine_master_ui_url": "m:8080"}, r"engine.master_ui_url is 'm:8080'; give .* http://host:port"),
+])
+def test_bad_deploy_mode_settings_say_what_to_change(tmp_path, environ, message):
+    from gateway.config import master_ui_url
+
+    with pytest.raises(ConfigurationError, match=message):
+        master_ui_url(_config(tmp_path, **environ)) if "engine_master_ui_url" in environ else \
+            engine_kind(_config(tmp_path, **environ))
+
+
+@pytest.mark.parametrize("environ, message", [
+    ({"metastore_hive_support": "true"}, "needs a metastore the cluster's workers can reach"),
+    ({"engine_share_level": "user", "engine_proxy_user": "true"}, "standalone cluster .* has no proxy users"),
+    ({"engine_submit_args": '["--num-executors", "2"]'}, r"has '--num-executors'.*cannot pass .*engine.conf"),
+    ({"engine_submit_args": '["--driver-memory"]'}, "ends with --driver-memory and no value"),
+    ({"engine_submit_args": '["--conf", "spark.x"]'}, "write it --conf name=value"),
+])
+def test_a_cluster_mode_manager_refuses_what_its_driver_cannot_have(manager_of, environ, message):
+    with pytest.raises(ConfigurationError, match=message):
+        manager_of(**{**_STANDALONE, **environ})
+
+
+def test_the_cluster_command_submits_the_connect_jar_through_the_standalone_driver_client(manager_of, tmp_path):
+    manager = manager_of(**_STANDALONE, engine_submit_args='["--driver-memory", "2g", "--conf", "spark.a=b"]',
+                         engine_conf='{"spark.executor.cores": "2"}')
+    command = manager.command("user:ann", "ann", 15123, 4099, tmp_path, "workbench engine user:ann")
+    launch = command.index("launch")
+    assert command[launch - 5:launch] == ["org.apache.spark.deploy.Client", "--cores", "1", "--memory", "2048m"]
+    assert command[launch + 1] == "spark://10.0.0.5:7077" and command[-1] == SERVER_CLASS
+    assert command[launch + 2].startswith("file://") and "/jars/spark-connect_" in command[launch + 2]
+    for conf in ("-Dspark.connect.grpc.binding.port=15123", "-Dspark.ui.port=4099", "-Dspark.a=b",
+                 "-Dspark.driver.memory=2g", "-Dspark.executor.cores=2", "-Dspark.submit.deployMode=cluster",
+                 "-Dspark.app.name=workbench engine user:ann", "-Dspark.master=spark://10.0.0.5:7077"):
+        assert conf in command
+    joined = " ".join(command)  # listens beyond loopback (with a token), no class archive of this host
+    assert "binding.address" not in joined and "SharedArchiveFile" not in joined and "token" not in joined
+
+
+def test_the_driver_clients_environment_holds_the_token_and_nothing_of_the_workbench(monkeypatch):
+    from gateway.engines.cluster import client_env
+
+    monkeypatch.setenv("WORKBENCH_REST_TOKEN", "secret-of-the-workbench")
+    monkeypatch.setenv("SPARK_LOCAL_IP", "127.0.0.1")
+    env = client_env("engine-token")
+    assert env["SPARK_CONNECT_AUTHENTICATE_TOKEN"] == "engine-token" and env["SPARK_LOCAL_IP"] == "127.0.0.1"
+    assert not [name for name in env if name.startswith("WORKBENCH_")]
+
+
+@pytest.mark.parametrize("size, mb", [("512m", 512), ("2g", 2048), ("1024k", 1), ("3G", 3072), ("700", 700)])
+def test_driver_memory_in_megabytes(size, mb):
+    from gateway.engines.cluster import memory_mb
+
+    assert memory_mb(size) == mb

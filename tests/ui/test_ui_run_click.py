@@ -1,0 +1,85 @@
+"""A click on Run in Streamlit's AppTest over the workbench store: the statement is submitted before the
+draft is saved (the store write no longer comes before the run), the draft is still saved, and a quick
+statement's rows come with the click's own rerun of the result area (``Run.result_draws``), not a second."""
+import time
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from conftest import rerun_until_ended
+from gateway import LOCAL_USER
+from ui import editor_panel
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+
+
+def open_app(query_params=None):
+    at = AppTest.from_file(APP, default_timeout=180)
+    for key, value in (query_params or {}).items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def event(at, **fields):
+    at.session_state["sql_editor"] = {"events": [{"id": f"t-{time.monotonic_ns()}", **fields}]}
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def history_entry(gateway, statement):
+    return next(e for e in gateway.list_history(LOCAL_USER, search=statement) if e.statement == statement)
+
+
+def test_run_submits_then_saves_the_draft_which_a_reload_gets_back(fresh_tabs):
+    gateway = fresh_tabs
+    at = open_app()
+    tab = at.session_state["active_tab"]
+    sql = f"SELECT 'saved on run {time.monotonic_ns()}' AS s"
+    event(at, action="run_all", text=sql, tab=tab)
+    rerun_until_ended(at)
+    assert at.dataframe[0].value["s"].tolist() == [sql.split("'")[1]]
+    saved = next(t for t in gateway.list_tabs(LOCAL_USER) if t.tab_id == tab)
+    assert saved.text == sql
+    # The gateway records the run when it is submitted; the draft's save came after that, not before it.
+    assert saved.updated_at >= history_entry(gateway, sql).started_at
+    again = open_app({"session": at.session_state["session_handle"], "tab": tab})
+    assert again.session_state["editor_text"] == sql
+
+
+def test_a_click_that_starts_nothing_still_saves_the_draft(fresh_tabs):
+    gateway = fresh_tabs
+    at = open_app()
+    tab = at.session_state["active_tab"]
+    event(at, action="run_all", text="SELECT count(*) AS n FROM range(0, 20000000, 1, 2)", tab=tab)
+    slow = at.session_state["current_run"]
+    # The tab's statement still runs: this click starts nothing (a toast says so), yet its text is kept.
+    event(at, action="run_all", text="SELECT 'typed while it ran' AS t", tab=tab)
+    assert at.session_state["current_run"] is slow and any("still running" in t.value for t in at.toast)
+    assert next(t for t in gateway.list_tabs(LOCAL_USER) if t.tab_id == tab).text == "SELECT 'typed while it ran' AS t"
+    rerun_until_ended(at)
+
+
+def test_a_quick_statement_shows_its_rows_in_the_clicks_own_draw(fresh_tabs, monkeypatch):
+    # The click's wait for the first page made long enough for any load: what is tested is that the
+    # result area draws the ended run in the rerun that answers the click, with no second rerun.
+    monkeypatch.setattr(editor_panel, "QUICK_WAIT_S", 60)
+    at = open_app()
+    event(at, action="run_all", text="SELECT 1 AS one", tab=at.session_state["active_tab"])
+    run = at.session_state["current_run"]
+    assert run.finished and run.result_shown and run.result_draws == 1
+    assert at.dataframe[0].value["one"].tolist() == [1]
+
+
+def test_a_run_that_outlasts_the_clicks_wait_counts_the_draws_until_its_rows(fresh_tabs, monkeypatch):
+    monkeypatch.setattr(editor_panel, "QUICK_WAIT_S", 0)   # the click's rerun draws it running
+    at = open_app()
+    event(at, action="run_all", text="SELECT 2 AS two", tab=at.session_state["active_tab"])
+    run = at.session_state["current_run"]
+    assert run.result_draws == 1 and not run.result_shown
+    rerun_until_ended(at)
+    assert run.result_shown and run.result_draws >= 2
+    assert at.dataframe[0].value["two"].tolist() == [2]
