@@ -36,6 +36,10 @@ SETTINGS: tuple[Setting, ...] = (
             "Address Spark's web UI binds (the driver's SPARK_LOCAL_IP); 0.0.0.0 opens it to the network."),
     Setting("spark.ui.port", 4040,
             "First port Spark's web UI tries; when it is taken Spark tries the next ones (spark.port.maxRetries, 16)."),
+    Setting("spark.class_archive", False,
+            "engine.kind = embedded: the workbench's own Spark driver starts from a JVM class-data archive (AppCDS) "
+            "in engine.class_archive_dir: a shorter (re)start. A process that started without one writes it when it "
+            "stops (the classes its statements loaded; a few seconds more of that stop, once)."),
     Setting("engine.kind", "embedded",
             "Where statements run: embedded (a Spark driver inside the workbench process, spark.* settings), "
             "connect (an existing Spark Connect server at engine.url; nothing of Spark runs in the workbench) or "
@@ -81,6 +85,10 @@ SETTINGS: tuple[Setting, ...] = (
             "engine.kind = managed: engines started by this host start from a JVM class-data archive (AppCDS) of "
             "a warmed engine's classes, kept under the data directory: a shorter start and first statement. The "
             "first engine writes it after its first statement; false starts every engine without one."),
+    Setting("engine.class_archive_dir", "",
+            "Folder of the JVM class-data archives (engine.class_archive, spark.class_archive); empty: "
+            "<data_dir>/engines. Workbench processes of one host with data directories of their own (instances, "
+            "a redeploy on a fresh directory) pointed at one folder share the archives: one writes, all start from it."),
     Setting("metastore.uri", "",
             "Remote Hive metastore (thrift://host:9083); empty for the embedded Derby metastore."),
     Setting("metastore.hive_support", True, "Use a Hive metastore; false uses Spark's in-memory catalog."),

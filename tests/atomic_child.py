@@ -2,7 +2,8 @@
 
     python tests/atomic_child.py PLAN_JSON
 
-The plan: {"data_dir", "setup": [sql], "companions": [sql], "write": sql | null, "crash_at": step | null}.
+The plan: {"data_dir", "class_archive_dir", "setup": [sql], "companions": [sql], "write": sql | null,
+"crash_at": step | null}.
 Start-up runs the gateway (and so the journal recovery), then the child prints one JSON
 line per event on stdout: "recovered" (the repair report), "state" (tables, rows, files,
 journal), "writing" (the write is submitted), "done" (the write's outcome and state).
@@ -64,7 +65,10 @@ def main() -> None:
         # local[4]: slow companions hold a task slot each while the write runs beside them
         data_dir=str(data_dir), spark__master="local[4]", spark__ui__enabled=False,
         spark__conf={"spark.sql.shuffle.partitions": "2", "spark.driver.memory": "512m"},
-        session__idle_timeout_s=0, session__restore=False)
+        session__idle_timeout_s=0, session__restore=False,
+        # the run's class archive (tests/conftest.py's class_archive_dir): a start from it, not a cold one
+        spark__class_archive=bool(plan.get("class_archive_dir")),
+        engine__class_archive_dir=plan.get("class_archive_dir", ""))
     gateway = GatewayService(config)
     emit("recovered", report=gateway.feature("atomic").recovered)
     session = gateway.open_session(name="atomic-child")

@@ -218,3 +218,35 @@ def pytest_sessionfinish(session, exitstatus):
         rounded = {name: round(value, 1) for name, value in sorted(_recorded_seconds.items(),
                                                                    key=lambda pair: -pair[1])}
         Path(target).write_text(json.dumps(rounded, indent=1) + "\n")
+
+
+@pytest.fixture(scope="session")
+def class_archive_dir(tmp_path_factory) -> Path:
+    """engine.class_archive_dir for the Spark processes the tests start (child workbench processes, managed
+    engines): one folder for the whole run (both xdist processes), so the first JVM of each kind writes its
+    class archive (AppCDS) and every later one starts from it instead of one cold start per data directory."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "class-archives"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def embedded_class_archive(class_archive_dir, tmp_path_factory) -> Path:
+    """The embedded driver's class archive (spark.class_archive) in class_archive_dir, written once for the run
+    (under a lock: the other xdist process waits for it) by a workbench process that runs writes and queries and
+    stops (tests/jvm_support.py). Child workbench processes given the folder start from it."""
+    import fcntl
+    import subprocess
+
+    with open(class_archive_dir / "embedded.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # bounded by the writer's own timeout below
+        archives = sorted(class_archive_dir.glob("embedded-*.jsa"))
+        if not archives:
+            data_dir = tmp_path_factory.mktemp("class-archive-writer")
+            done = subprocess.run([sys.executable, str(ROOT / "tests" / "jvm_support.py"), str(data_dir),
+                                   str(class_archive_dir)], cwd=ROOT, capture_output=True, text=True, timeout=900)
+            archives = sorted(class_archive_dir.glob("embedded-*.jsa"))
+            assert done.returncode == 0 and archives, f"no class archive was written: {done.stderr[-3000:]}"
+    assert len(archives) == 1, archives
+    return archives[0]

@@ -54,7 +54,7 @@ from gateway.spark.jobs import engine_fact, engine_master, ui_url
 from gateway.spark import sql_metrics
 from gateway.spark.backend import NotAvailableOnBackend
 from gateway.spark.liveness import driver_heap_max
-from gateway.spark.root import get_or_create_root
+from gateway.spark.root import get_or_create_root, write_class_archive_at_stop
 from gateway.engines import EngineManager
 from gateway.store import WorkbenchStore, default_url
 
@@ -194,6 +194,7 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls, Res
             self.engines.shutdown()
         self.store.close()  # after the sessions: their statements' last history events are written
         if stop_spark and self.engines is None:
+            write_class_archive_at_stop(self.root)  # spark.class_archive: the first stop without one writes it
             self.root.stop()
         elif self.engines is not None:  # the managed root names no server: nothing to release there
             self.root.client.close()

@@ -401,7 +401,9 @@ class EngineManager:
         java = os.environ.get("JAVA_HOME") or shutil.which("java") or ""
         identity = json.dumps([pyspark.__version__, str(spark_home()), str(Path(java).resolve()) if java else "",
                                self.submit_args])
-        return self.base_dir / f"classes-{hashlib.sha256(identity.encode()).hexdigest()[:16]}.jsa"
+        from gateway.spark.class_archive import class_archive_dir
+
+        return class_archive_dir(self.config) / f"classes-{hashlib.sha256(identity.encode()).hexdigest()[:16]}.jsa"
 
     def _write_class_archive_later(self, record: EngineRecord) -> None:
         """Once per process, when no archive exists: after a statement has warmed the engine, ``jcmd <pid> VM.cds

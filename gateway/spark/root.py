@@ -14,6 +14,7 @@ from pathlib import Path
 from gateway.config import WorkbenchConfig, engine_kind
 from gateway.spark.connect import connect_root, connect_root_at, new_connect_session
 from gateway.errors import ConfigurationError, JavaNotFoundError
+from gateway.spark.class_archive import archive_name, class_archive_dir, dump_class_archive, java_option
 from gateway.spark.backend import Capability, is_connect, jcontext, jvm, supports
 from gateway.spark.metastore import ensure_schema, java_binary, jdbc_conf
 from gateway.spark.scheduler import ALLOCATION_FILE, check_allocation_file, write_allocation_file
@@ -25,6 +26,8 @@ _lock = threading.Lock()
 # The root client of engine.kind = managed: no server listens on port 1 (a privileged port), so a call that
 # reached it by mistake fails as ENGINE_DOWN instead of talking to some server.
 NO_SERVER = "sc://127.0.0.1:1"
+# The class archive this process's embedded driver started without (spark.class_archive): written at its stop.
+_archive_at_stop: Path | None = None
 
 
 def java_version() -> int:
@@ -97,7 +100,31 @@ def spark_conf(config: WorkbenchConfig) -> dict[str, str]:
         paths = conf["spark.driver.extraClassPath"].split(os.pathsep)
         if jar not in paths:
             conf["spark.driver.extraClassPath"] = os.pathsep.join(paths + [jar])
+    archive = embedded_class_archive(config, conf)
+    if archive is not None:  # AppCDS: the archive's classes are mapped, not loaded and verified one by one
+        conf["spark.driver.extraJavaOptions"] = (
+            f"{conf.get('spark.driver.extraJavaOptions', '')} {java_option(archive)}".strip())
     return conf
+
+
+def embedded_class_archive(config: WorkbenchConfig, conf: dict) -> Path | None:
+    """The class archive of this host's embedded drivers with this class path (spark.class_archive), or None."""
+    if not config["spark.class_archive"]:
+        return None
+    return class_archive_dir(config) / archive_name("embedded", conf.get("spark.driver.extraClassPath", ""))
+
+
+def write_class_archive_at_stop(root) -> None:
+    """Before the root stops (the gateway's shutdown): when this driver started without its archive, dump the
+    classes its statements loaded (jcmd pauses the JVM a few seconds; at the stop that pauses nobody's work)."""
+    global _archive_at_stop
+    archive, _archive_at_stop = _archive_at_stop, None
+    if archive is None or archive.exists():
+        return
+    try:
+        dump_class_archive(int(root._jvm.java.lang.ProcessHandle.current().pid()), archive)
+    except Exception:  # noqa: BLE001 - the next start goes without it, as before
+        logging.getLogger(__name__).warning("the embedded driver's class archive was not written", exc_info=True)
 
 
 def driver_address(master: str) -> str:
@@ -170,6 +197,10 @@ def get_or_create_root(config: WorkbenchConfig):
             os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
         root = builder.getOrCreate()
         root.sparkContext.setLogLevel(config["spark.log_level"])
+        archive = embedded_class_archive(config, conf)
+        if archive is not None and not archive.exists():  # written when the gateway stops (service.shutdown)
+            global _archive_at_stop
+            _archive_at_stop = archive
         quiet_user_errors(root, config["spark.log_level"])
         return root
 

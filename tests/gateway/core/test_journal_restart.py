@@ -1,6 +1,7 @@
 """Sessions survive a real restart of the workbench process: `python -m gateway serve` with users, a
 session with a SET, a temporary view, a temporary function and a module; the process is stopped and
-started again on the same data directory; the same handle, with the same token, finds its state."""
+started again on the same data directory; the same handle, with the same token, finds its state. Both processes
+start their driver from the run's class archive (spark.class_archive, tests/conftest.py)."""
 from __future__ import annotations
 
 import json
@@ -11,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+from jvm_support import jvms_under, maps_file
 from rest_support import Http
 from postgres_server import free_port
 
@@ -18,18 +20,19 @@ ROOT = Path(__file__).resolve().parents[3]
 START_TIMEOUT_S = 240
 
 
-def _env(data_dir: Path) -> dict:
+def _env(data_dir: Path, archive_dir: Path) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}
     env.update(WORKBENCH_DATA_DIR=str(data_dir), WORKBENCH_SPARK_MASTER="local[1]", WORKBENCH_AUTH_MODE="builtin",
+               WORKBENCH_SPARK_CLASS_ARCHIVE="true", WORKBENCH_ENGINE_CLASS_ARCHIVE_DIR=str(archive_dir),
                WORKBENCH_SPARK_CONF=json.dumps({"spark.driver.memory": "1g", "spark.ui.enabled": "false",
                                                 "spark.sql.shuffle.partitions": "2"}))
     return env
 
 
-def _serve(data_dir: Path, port: int, log_name: str) -> tuple[subprocess.Popen, Http]:
+def _serve(data_dir: Path, archive_dir: Path, port: int, log_name: str) -> tuple[subprocess.Popen, Http]:
     log = open(data_dir / log_name, "wb")
     process = subprocess.Popen([sys.executable, "-m", "gateway", "serve", "--port", str(port)], cwd=ROOT,
-                               env=_env(data_dir), stdout=log, stderr=subprocess.STDOUT)
+                               env=_env(data_dir, archive_dir), stdout=log, stderr=subprocess.STDOUT)
     http = Http(f"http://127.0.0.1:{port}")
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline and process.poll() is None:
@@ -66,15 +69,17 @@ def _one_row(http, token, session, sql):
     raise AssertionError(f"{sql} did not end")
 
 
-def test_a_session_is_back_with_its_state_after_the_process_restarts(tmp_path):
+def test_a_session_is_back_with_its_state_after_the_process_restarts(tmp_path, embedded_class_archive):
+    class_archive_dir = embedded_class_archive.parent
     added = subprocess.run([sys.executable, "-m", "gateway", "users", "add", "ana", "--admin"], cwd=ROOT,
-                           env=_env(tmp_path), input="ana-password\n", capture_output=True, text=True, timeout=120)
+                           env=_env(tmp_path, class_archive_dir), input="ana-password\n", capture_output=True,
+                           text=True, timeout=120)
     assert added.returncode == 0, added.stderr
     created = subprocess.run([sys.executable, "-m", "gateway", "tokens", "create", "ana"], cwd=ROOT,
-                             env=_env(tmp_path), capture_output=True, text=True, timeout=120)
+                             env=_env(tmp_path, class_archive_dir), capture_output=True, text=True, timeout=120)
     token = created.stdout.splitlines()[-1]
     port = free_port()
-    process, http = _serve(tmp_path, port, "first.log")
+    process, http = _serve(tmp_path, class_archive_dir, port, "first.log")
     try:
         session = http("POST", "/v1/sessions", {"sessionName": "tab 1"}, token=token).body["sessionHandle"]
         for statement in ("SET spark.sql.session.timeZone = Asia/Tokyo",
@@ -83,9 +88,11 @@ def test_a_session_is_back_with_its_state_after_the_process_restarts(tmp_path):
             answer = http("POST", f"/v2/sessions/{session}/configure-session", {"statement": statement}, token=token)
             assert answer.status == 200, (statement, answer.body)
         assert _one_row(http, token, session, "SELECT plus1(x) FROM answer") == [43]
+        driver = jvms_under(process.pid)
+        assert len(driver) == 1 and maps_file(driver[0], embedded_class_archive)  # started from the archive
     finally:
         _stop(process)
-    process, http = _serve(tmp_path, port, "second.log")
+    process, http = _serve(tmp_path, class_archive_dir, port, "second.log")
     try:
         properties = http("GET", f"/v1/sessions/{session}", token=token)
         assert properties.status == 200, properties.body
@@ -94,5 +101,7 @@ def test_a_session_is_back_with_its_state_after_the_process_restarts(tmp_path):
         assert _one_row(http, token, session, "SELECT round(haversine_km(0, 0, 0, 1), 1)") == [111.2]
         modules = http("GET", f"/v2/sessions/{session}/modules", token=token).body["modules"]
         assert [m["name"] for m in modules] == ["core", "geo"]
+        driver = jvms_under(process.pid)
+        assert len(driver) == 1 and maps_file(driver[0], embedded_class_archive)
     finally:
         _stop(process)

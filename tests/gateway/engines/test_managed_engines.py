@@ -25,7 +25,7 @@ ALICE, BOB, ERIN = (Principal(name, admin=True) for name in ("alice", "bob", "er
 START_S = 600  # several engines start at once on 2 shared cores
 
 
-def managed_config(tmp_path_factory, store_url: str, **overrides):
+def managed_config(tmp_path_factory, store_url: str, archive_dir: Path, **overrides):
     from gateway import load_config
 
     settings = dict(engine__kind="managed", engine__share_level="user", engine__master="local[2]",
@@ -33,7 +33,7 @@ def managed_config(tmp_path_factory, store_url: str, **overrides):
                     engine__submit_args=["--driver-memory", "512m"],
                     engine__conf={"spark.sql.shuffle.partitions": "2"},
                     metastore__hive_support=False, store__url=store_url, session__idle_timeout_s=0,
-                    session__restore=False, engine__class_archive=False)  # one test writes and uses an archive
+                    session__restore=False, engine__class_archive=True, engine__class_archive_dir=str(archive_dir))
     settings.update(overrides)
     return load_config(ROOT / "workbench.toml", environ={}).with_overrides(
         data_dir=str(tmp_path_factory.mktemp("workbench-managed")), **settings)
@@ -45,14 +45,23 @@ def store_url(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def gateways(tmp_path_factory, store_url):
+def archive_dir(class_archive_dir):
+    """One class archive folder for the module's gateways (each its own data directory): the module's first
+    engine writes the archive (the first test checks it), and every later engine starts from it."""
+    folder = class_archive_dir / "managed-engines"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def gateways(tmp_path_factory, store_url, archive_dir):
     """Gateways made by the tests (on the one store); at the end each is shut down and every engine stopped."""
     from gateway import GatewayService
 
     made = []
 
     def make(**overrides):
-        gateway = GatewayService(managed_config(tmp_path_factory, store_url, **overrides))
+        gateway = GatewayService(managed_config(tmp_path_factory, store_url, archive_dir, **overrides))
         made.append(gateway)
         return gateway
 
@@ -103,6 +112,19 @@ def _cmdline(pid: int) -> str:
     return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
 
 
+# Runs until the test cancels it (hours on 2 cores): a statement that outlasts whatever the test does meanwhile.
+UNTIL_CANCELED = "SELECT count(*) FROM range(0, 10000000000000)"
+
+
+def cancel_running(gateway, principal, handle, operation) -> None:
+    """``operation`` is still RUNNING; cancel it, and it ends CANCELED (its engine answered the cancel)."""
+    with acting_as(principal):
+        assert gateway.get_operation_info(handle, operation).status == OperationStatus.RUNNING
+        gateway.cancel_operation(handle, operation)
+        info = wait_terminal(gateway, handle, operation, timeout_s=300, finished_counts=False)
+        assert info.status == OperationStatus.CANCELED, info.exception
+
+
 def _value(gateway, principal, handle, statement):
     from gateway.models import ResultType
 
@@ -110,6 +132,31 @@ def _value(gateway, principal, handle, statement):
         _, rows, last = run_all(gateway, handle, statement, timeout_s=300)
     assert last.result_type != ResultType.ERROR, last.exception
     return rows
+
+
+def test_the_first_engine_writes_a_class_archive_and_the_next_engines_start_from_it(gateways, archive_dir):
+    """First in the module: no engine has written the module's archive yet."""
+    archiving = gateways()
+    archive = archiving.engines.class_archive()
+    assert archive.parent == archive_dir and not archive.exists()
+    with acting_as(Principal("kim", admin=True)):
+        kims = archiving.open_session(name="kim-1")
+    kims_engine = _record(archiving, _session(archiving, Principal("kim", admin=True), kims).engine_id)
+    assert "-XX:+RecordDynamicDumpInfo" in _cmdline(kims_engine.pid)  # no archive yet: this one may write it
+    assert wait_for(archive.exists, timeout_s=START_S), "no class archive was written"
+    assert not list(archive.parent.glob("*.partial"))
+    lee = Principal("lee", admin=True)
+    with acting_as(lee):
+        lees = archiving.open_session(name="lee-1")
+    lees_engine = _record(archiving, _session(archiving, lee, lees).engine_id)
+    assert f"-XX:SharedArchiveFile={archive}" in _cmdline(lees_engine.pid)
+    assert str(archive) in Path(f"/proc/{lees_engine.pid}/maps").read_text()  # the JVM mapped it: it is used
+    assert _value(archiving, lee, lees, "SELECT 'archived'") == [["archived"]]
+    for principal, handle in ((Principal("kim", admin=True), kims), (lee, lees)):
+        with acting_as(principal):
+            archiving.close_session(handle)
+    for record in (kims_engine, lees_engine):
+        archiving.engines.stop(record.engine_id)
 
 
 def test_each_user_gets_an_engine_of_their_own_shared_by_their_sessions(first, opened):
@@ -137,10 +184,7 @@ def test_a_killed_engine_ends_only_its_users_statements_and_the_next_one_gets_a_
     old_engine, old_pid = alice.engine_id, _record(first, alice.engine_id).pid
     with acting_as(BOB):
         run_all(first, opened["bob-1"], "CREATE TEMPORARY VIEW bobs AS SELECT 7 AS v")
-        # about 10 s on 2 cores: 40 rows, each sleeping 0.5 s in a task
-        bobs_scan = first.execute_statement(
-            opened["bob-1"], "SELECT count(*) FROM range(0, 40, 1, 2) WHERE java_method('java.lang.Thread', "
-                             "'sleep', 500L) IS NULL")
+        bobs_scan = first.execute_statement(opened["bob-1"], UNTIL_CANCELED)
     with acting_as(ALICE):
         alices_scan = first.execute_statement(opened["alice-1"], "SELECT count(*) FROM range(0, 100000000000)")
         assert wait_for(lambda: first.get_operation_info(opened["alice-1"], alices_scan).status
@@ -153,9 +197,9 @@ def test_a_killed_engine_ends_only_its_users_statements_and_the_next_one_gets_a_
     with acting_as(ALICE):
         info = wait_terminal(first, opened["alice-1"], alices_scan, timeout_s=120, finished_counts=False)
     assert info.status == OperationStatus.ERROR and info.exception["error_class"] == "ENGINE_DOWN"
-    with acting_as(BOB):  # bob's running statement, his temporary view and his session go on
-        info = wait_terminal(first, opened["bob-1"], bobs_scan, timeout_s=300, finished_counts=False)
-        assert info.status == OperationStatus.FINISHED, info.exception
+    # bob's running statement, his temporary view and his session go on
+    cancel_running(first, BOB, opened["bob-1"], bobs_scan)
+    with acting_as(BOB):
         assert run_all(first, opened["bob-1"], "SELECT v FROM bobs")[1] == [[7]]
     assert first.get_health()["status"] == "UP"  # the web process is untouched
 
@@ -179,9 +223,7 @@ def test_a_users_out_of_memory_result_ends_only_their_engine(first, opened):
     old_engine, old_pid, bobs_engine = alice.engine_id, _record(first, alice.engine_id).pid, bob.engine_id
     with acting_as(BOB):
         run_all(first, opened["bob-1"], "CREATE OR REPLACE TEMPORARY VIEW bobs_too AS SELECT 8 AS v")
-        bobs_scan = first.execute_statement(  # at least 30 s: it outlasts alice's engine
-            opened["bob-1"], "SELECT count(*) FROM range(0, 120, 1, 2) WHERE java_method('java.lang.Thread', "
-                             "'sleep', 500L) IS NULL")
+        bobs_scan = first.execute_statement(opened["bob-1"], UNTIL_CANCELED)  # outlasts alice's engine
         assert wait_for(lambda: first.get_operation_info(opened["bob-1"], bobs_scan).status
                         == OperationStatus.RUNNING, timeout_s=120)
     with acting_as(ALICE):
@@ -194,9 +236,9 @@ def test_a_users_out_of_memory_result_ends_only_their_engine(first, opened):
     assert wait_for(lambda: not running(old_pid), timeout_s=60)  # the JVM ended (Spark exits on OOM)
     assert "java.lang.OutOfMemoryError: Java heap space" in Path(_record(first, old_engine).log_path).read_text()
     assert first.get_health()["status"] == "UP"  # the web (test) process is untouched
-    with acting_as(BOB):  # bob's running statement, his temporary view and his session go on, on his engine
-        info = wait_terminal(first, opened["bob-1"], bobs_scan, timeout_s=300, finished_counts=False)
-        assert info.status == OperationStatus.FINISHED, info.exception
+    # bob's running statement, his temporary view and his session go on, on his engine
+    cancel_running(first, BOB, opened["bob-1"], bobs_scan)
+    with acting_as(BOB):
         assert run_all(first, opened["bob-1"], "SELECT v FROM bobs_too")[1] == [[8]]
     assert _session(first, BOB, opened["bob-1"]).engine_id == bobs_engine
     assert _record(first, bobs_engine).state == "RUNNING"
@@ -262,7 +304,7 @@ def test_a_second_gateway_shares_an_engine_its_reaper_stops_it_idle_and_a_third_
     assert _value(third, ALICE, handle, "SELECT 3") == [[3]]
 
 
-def test_two_processes_starting_a_keys_engine_at_once_start_one(tmp_path_factory, store_url, first):
+def test_two_processes_starting_a_keys_engine_at_once_start_one(tmp_path_factory, store_url, archive_dir, first):
     """Two workbench processes' managers (their own data directories and store connections, one SQLite store)
     attach ivy's first sessions at the same instant: one claims the key and starts the engine, the other waits
     for it and shares it."""
@@ -270,7 +312,7 @@ def test_two_processes_starting_a_keys_engine_at_once_start_one(tmp_path_factory
     from gateway.store import WorkbenchStore
 
     stores = [WorkbenchStore(store_url) for _ in range(2)]
-    managers = [EngineManager(managed_config(tmp_path_factory, store_url), store) for store in stores]
+    managers = [EngineManager(managed_config(tmp_path_factory, store_url, archive_dir), store) for store in stores]
     together, attached = threading.Barrier(2), {}
 
     def attach(n):
@@ -294,29 +336,6 @@ def test_two_processes_starting_a_keys_engine_at_once_start_one(tmp_path_factory
             manager.shutdown()
         for store in stores:
             store.close()
-
-
-def test_the_first_engine_writes_a_class_archive_and_the_next_engines_start_from_it(gateways, first):
-    archiving = gateways(engine__class_archive=True)
-    archive = archiving.engines.class_archive()
-    with acting_as(Principal("kim", admin=True)):
-        kims = archiving.open_session(name="kim-1")
-    kims_engine = _record(first, _session(archiving, Principal("kim", admin=True), kims).engine_id)
-    assert "-XX:+RecordDynamicDumpInfo" in _cmdline(kims_engine.pid)  # no archive yet: this one may write it
-    assert wait_for(archive.exists, timeout_s=START_S), "no class archive was written"
-    assert not list(archive.parent.glob("*.partial"))
-    lee = Principal("lee", admin=True)
-    with acting_as(lee):
-        lees = archiving.open_session(name="lee-1")
-    lees_engine = _record(first, _session(archiving, lee, lees).engine_id)
-    assert f"-XX:SharedArchiveFile={archive}" in _cmdline(lees_engine.pid)
-    assert str(archive) in Path(f"/proc/{lees_engine.pid}/maps").read_text()  # the JVM mapped it: it is used
-    assert _value(archiving, lee, lees, "SELECT 'archived'") == [["archived"]]
-    for principal, handle in ((Principal("kim", admin=True), kims), (lee, lees)):
-        with acting_as(principal):
-            archiving.close_session(handle)
-    for record in (kims_engine, lees_engine):
-        archiving.engines.stop(record.engine_id)
 
 
 def test_a_users_first_session_takes_a_pooled_engine_and_the_key_is_recorded(gateways, first):
