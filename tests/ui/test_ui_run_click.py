@@ -2,32 +2,10 @@
 draft is saved (the store write no longer comes before the run), the draft is still saved, and a quick
 statement's rows come with the click's own rerun of the result area (``Run.result_draws``), not a second."""
 import time
-from pathlib import Path
 
-import pytest
-from streamlit.testing.v1 import AppTest
-
-from conftest import rerun_until_ended
+from conftest import event, open_app, rerun_until_ended
 from gateway import LOCAL_USER
 from ui import editor_panel
-
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
-
-
-def open_app(query_params=None):
-    at = AppTest.from_file(APP, default_timeout=180)
-    for key, value in (query_params or {}).items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception, at.exception
-    return at
-
-
-def event(at, **fields):
-    at.session_state["sql_editor"] = {"events": [{"id": f"t-{time.monotonic_ns()}", **fields}]}
-    at.run()
-    assert not at.exception, at.exception
-    return at
 
 
 def history_entry(gateway, statement):
