@@ -128,6 +128,26 @@ def wait_for(predicate, timeout_s=10.0, interval=0.02):
     return predicate()
 
 
+def open_app(query_params=None):
+    """The workbench's app.py in Streamlit's AppTest (query parameters as a reload's URL carries them), run once."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    for key, value in (query_params or {}).items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def event(at, **fields):
+    """One event of the editor component (what the browser sends: run_all, change, …), then the rerun it makes."""
+    at.session_state["sql_editor"] = {"events": [{"id": f"t-{time.monotonic_ns()}", **fields}]}
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
 def rerun_until_ended(at, state_key: str = "current_run", timeout_s: float = 90) -> None:
     """Rerun an AppTest page, as its own polling does, until the run in ``state_key`` is no longer RUNNING."""
     def ended() -> bool:

@@ -15,7 +15,6 @@ import os
 import random
 import re
 import secrets
-import shutil
 import signal
 import socket
 import subprocess
@@ -367,13 +366,12 @@ class EngineManager:
         if self.master.startswith("local"):
             conf.update({"spark.driver.bindAddress": "127.0.0.1", "spark.driver.host": "127.0.0.1"})
         conf.update(self._metastore_conf(key, engine_dir))
-        if in_cluster:
-            del conf["spark.connect.grpc.binding.address"]
-            conf.update({"spark.master": self.master, "spark.app.name": app_name, "spark.submit.deployMode": "cluster"})
-            conf.update(self.cluster_conf)
-        conf.update(self.config["engine.conf"])
         if in_cluster:  # no class archive: it is a file of this host, and the driver's JVM runs on a worker
+            del conf["spark.connect.grpc.binding.address"]
+            conf.update({"spark.master": self.master, "spark.app.name": app_name, "spark.submit.deployMode": "cluster",
+                         **self.cluster_conf, **self.config["engine.conf"]})
             return cluster.launch_command(spark_home(), self.master, conf)
+        conf.update(self.config["engine.conf"])
         archive = self.class_archive()
         if archive is not None:  # AppCDS: the archive's classes are mapped, not loaded and verified one by one
             option = f"-XX:SharedArchiveFile={archive}" if archive.exists() else "-XX:+RecordDynamicDumpInfo"
@@ -393,17 +391,9 @@ class EngineManager:
         not fit a JVM is ignored by it (-Xshare:auto), never fatal."""
         if not self.config["engine.class_archive"]:
             return None
-        import hashlib
-        import json
+        from gateway.spark.class_archive import archive_name, class_archive_dir
 
-        import pyspark
-
-        java = os.environ.get("JAVA_HOME") or shutil.which("java") or ""
-        identity = json.dumps([pyspark.__version__, str(spark_home()), str(Path(java).resolve()) if java else "",
-                               self.submit_args])
-        from gateway.spark.class_archive import class_archive_dir
-
-        return class_archive_dir(self.config) / f"classes-{hashlib.sha256(identity.encode()).hexdigest()[:16]}.jsa"
+        return class_archive_dir(self.config) / archive_name("classes", self.submit_args)
 
     def _write_class_archive_later(self, record: EngineRecord) -> None:
         """Once per process, when no archive exists: after a statement has warmed the engine, ``jcmd <pid> VM.cds
@@ -418,29 +408,19 @@ class EngineManager:
                          daemon=True).start()
 
     def _write_class_archive(self, record: EngineRecord, archive: Path) -> None:
+        from gateway.spark.class_archive import dump_class_archive
         from gateway.spark.connect import connect_root_at
 
-        partial = archive.with_name(f"{archive.name}.{record.engine_id}.partial")
         try:
             root = connect_root_at(record.address)
             try:  # a statement's classes (parser, analyzer, code generation, Arrow) belong in the archive
                 root.sql("SELECT id, CAST(id AS STRING) AS s FROM range(10) WHERE id % 2 = 0").collect()
             finally:
                 root.client.close()
-            jcmd = Path(os.readlink(f"/proc/{record.pid}/exe")).with_name("jcmd")
-            done = subprocess.run([str(jcmd), str(record.pid), "VM.cds", "dynamic_dump", str(partial)],
-                                  capture_output=True, text=True, timeout=STOP_TIMEOUT_S * 10)
-            if done.returncode == 0 and partial.exists() and partial.stat().st_size > 0:
-                os.replace(partial, archive)
-                log.info("wrote the managed engines' class archive %s (%d MB) from engine %s", archive,
-                         archive.stat().st_size >> 20, record.engine_id)
-            else:
-                log.warning("the managed engines' class archive was not written (jcmd exit %s): %s", done.returncode,
-                            (done.stdout + done.stderr).strip()[-500:])
         except Exception:  # noqa: BLE001 - engines start without it, as before
             log.warning("the managed engines' class archive was not written", exc_info=True)
-        finally:
-            partial.unlink(missing_ok=True)
+            return
+        dump_class_archive(record.pid, archive)
 
     def _metastore_conf(self, key: str, engine_dir: Path) -> dict[str, str]:
         """A shared metastore (jdbc_url, uri) for every engine; else the embedded Derby, which admits one JVM:

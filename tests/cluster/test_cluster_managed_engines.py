@@ -181,10 +181,11 @@ def test_a_cluster_mode_engines_driver_runs_on_a_worker_requires_its_token_and_i
         # the worker's child (this test started the worker, so the worker sits between it and this process)
         assert _ancestors(engine_pids[0])[0] == engines_worker.pid
         # nothing of it stays under the workbench but through the worker: the driver client exits once the driver
-        # is placed
+        # is placed (this engine's processes only, by its port: other tests' engines may still be ending)
         _wait("the driver client's exit", lambda: not [
             pid for pid in _pids() if os.getpid() in _ancestors(pid) and engines_worker.pid not in _ancestors(pid)
-            and pid != engines_worker.pid and (SUBMIT_CLIENT in _cmdline(pid) or SERVER_CLASS in _cmdline(pid))], 120)
+            and pid != engines_worker.pid and (SUBMIT_CLIENT in _cmdline(pid) or SERVER_CLASS in _cmdline(pid))
+            and f"spark.connect.grpc.binding.port={port}" in _cmdline(pid)], 120)
         # it listens beyond the workbench's process: without its token a client is refused
         stranger = connect_root_at(record.address)
         try:

@@ -2,32 +2,10 @@
 draft is saved (the store write no longer comes before the run), the draft is still saved, and a quick
 statement's rows come with the click's own rerun of the result area (``Run.result_draws``), not a second."""
 import time
-from pathlib import Path
 
-import pytest
-from streamlit.testing.v1 import AppTest
-
-from conftest import rerun_until_ended
+from conftest import event, open_app, rerun_until_ended
 from gateway import LOCAL_USER
 from ui import editor_panel
-
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
-
-
-def open_app(query_params=None):
-    at = AppTest.from_file(APP, default_timeout=180)
-    for key, value in (query_params or {}).items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception, at.exception
-    return at
-
-
-def event(at, **fields):
-    at.session_state["sql_editor"] = {"events": [{"id": f"t-{time.monotonic_ns()}", **fields}]}
-    at.run()
-    assert not at.exception, at.exception
-    return at
 
 
 def history_entry(gateway, statement):
@@ -54,12 +32,17 @@ def test_a_click_that_starts_nothing_still_saves_the_draft(fresh_tabs):
     gateway = fresh_tabs
     at = open_app()
     tab = at.session_state["active_tab"]
-    event(at, action="run_all", text="SELECT count(*) AS n FROM range(0, 20000000, 1, 2)", tab=tab)
+    # a scan that runs until the test cancels it (20M rows ended before the second click in a whole run)
+    event(at, action="run_all", text="SELECT count(*) AS n FROM range(0, 10000000000000, 1, 2)", tab=tab)
     slow = at.session_state["current_run"]
-    # The tab's statement still runs: this click starts nothing (a toast says so), yet its text is kept.
-    event(at, action="run_all", text="SELECT 'typed while it ran' AS t", tab=tab)
-    assert at.session_state["current_run"] is slow and any("still running" in t.value for t in at.toast)
-    assert next(t for t in gateway.list_tabs(LOCAL_USER) if t.tab_id == tab).text == "SELECT 'typed while it ran' AS t"
+    try:
+        # The tab's statement still runs: this click starts nothing (a toast says so), yet its text is kept.
+        event(at, action="run_all", text="SELECT 'typed while it ran' AS t", tab=tab)
+        assert at.session_state["current_run"] is slow and any("still running" in t.value for t in at.toast)
+        assert next(t for t in gateway.list_tabs(LOCAL_USER) if t.tab_id == tab).text == \
+            "SELECT 'typed while it ran' AS t"
+    finally:
+        slow.spool.gateway.cancel_operation(slow.spool.session, slow.operation)
     rerun_until_ended(at)
 
 

@@ -1,27 +1,6 @@
 """The editor in Streamlit's AppTest: one result per statement of a script (status, rows, error at its
 line) and the parameter form above the editor whose values Spark binds (issue 31, items 1-2)."""
-import time
-from pathlib import Path
-
-from streamlit.testing.v1 import AppTest
-
-from conftest import rerun_until_ended
-
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
-
-
-def open_app():
-    at = AppTest.from_file(APP, default_timeout=180)
-    at.run()
-    assert not at.exception, at.exception
-    return at
-
-
-def event(at, **fields):
-    at.session_state["sql_editor"] = {"events": [{"id": f"t-{time.monotonic_ns()}", **fields}]}
-    at.run()
-    assert not at.exception, at.exception
-    return at
+from conftest import event, open_app, rerun_until_ended
 
 
 def test_a_script_shows_one_result_per_statement(fresh_tabs):

@@ -1,30 +1,7 @@
 """Editor tabs in Streamlit's AppTest over the workbench store: drafts saved as typed, restored after a
 reload, each tab with its own run (which goes on while another tab is shown), rename, move, close."""
-import time
-from pathlib import Path
-
-from streamlit.testing.v1 import AppTest
-
-from conftest import rerun_until_ended
+from conftest import event, open_app, rerun_until_ended
 from gateway import LOCAL_USER
-
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
-
-
-def open_app(query_params=None):
-    at = AppTest.from_file(APP, default_timeout=180)
-    for key, value in (query_params or {}).items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception, at.exception
-    return at
-
-
-def event(at, **fields):
-    at.session_state["sql_editor"] = {"events": [{"id": f"t-{time.monotonic_ns()}", **fields}]}
-    at.run()
-    assert not at.exception, at.exception
-    return at
 
 
 def button(at, key):
