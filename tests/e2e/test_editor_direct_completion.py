@@ -6,6 +6,8 @@ a Streamlit rerun. When the direct path fails, the popup is answered through a r
 Latency is a figure of benchmarks/browser_latency.py, not an assertion here."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.e2e.workbench_app import chromium, editor_frame, replace_text, running_workbench
@@ -100,6 +102,34 @@ def test_cold_alias_and_cte_popups_come_from_the_route_without_a_rerun(workbench
     bodies = [request.post_data_json for request in answered]
     assert any("direct_cold" in b["statement"] for b in bodies) and any("picked" in b["statement"] for b in bodies)
     assert frame.locator("#completion-note").is_hidden()
+
+
+def test_a_popup_over_a_table_a_running_ctas_makes_opens_once_the_ctas_ended(workbench, page):
+    """A CTAS names no columns in its text, and its table is not there while it runs: ``u.`` typed meanwhile is
+    answered "loading" (not "no columns", which the editor would keep); the editor asks again and, the cursor
+    still there, the popup opens with the columns once the statement has made the table."""
+    frame = editor_frame(page)
+    # Slow enough (a join of 400 million rows) that the dot is typed while it runs.
+    replace_text(page, frame, "CREATE TABLE direct_loaded USING parquet AS SELECT max(a.id) AS loaded_col, "
+                              "'x' AS other_col FROM range(20000) a CROSS JOIN range(20000) b")
+    page.keyboard.press("Control+Enter")
+    page.get_by_text(re.compile(r"job\(s\), 1 running")).first.wait_for(timeout=180_000)   # its Spark job runs
+    frame = editor_frame(page)
+    frame.wait_for_function("window.sqlEditorCompletionRoutes().path === 'route'", timeout=60_000)
+    page.keyboard.press("Escape")
+    # The text in one edit (no keystroke asks before the dot), then the popup, as the dot opens it.
+    frame.evaluate("() => { const e = window.sqlEditor; e.setValue('SELECT u. FROM direct_loaded u', -1);"
+                   " e.moveCursorTo(0, 9); e.execCommand('startAutocomplete'); }")
+    popup = frame.locator(".ace_autocomplete")
+    try:
+        popup.get_by_text("loaded_col", exact=True).wait_for(timeout=180_000)
+    except Exception as exc:   # the editor's requests say where it stopped: "loading", or an answer without it
+        raise AssertionError(frame.evaluate("window.sqlEditorCompletionTrace()")[-8:]) from exc
+    assert "other_col" in popup.inner_text()
+    page.keyboard.press("Escape")
+    trace = frame.evaluate("window.sqlEditorCompletionTrace()")
+    assert any(m.get("loading") == ["direct_loaded"] for m in trace), trace[-5:]
+    page.get_by_text("FINISHED").first.wait_for(timeout=180_000)
 
 
 def test_a_failing_direct_path_falls_back_visibly_and_recovers(workbench, page):

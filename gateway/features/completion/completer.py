@@ -145,6 +145,12 @@ class SchemaCache:
         self._builtins: tuple[int, list[Candidate]] = (-1, [])
         self.current_database: Optional[str] = None  # when the current database's tables were listed
         self._overlays: list[tuple] = []  # (write epoch before the statement, change, own, own database)
+        # (database, name) of relations that statements still running create (a CTAS): "no such table" for one
+        # is not kept while it runs, nor from a refresh that began before it ended (``settle``), so that the
+        # first request after it asks the catalog again instead of answering "no columns" from a stale miss.
+        self._creating: list[tuple[str, str]] = []
+        self._settles = 0
+        self._settled: dict[tuple[str, str], int] = {}   # relation -> ``_settles`` when its statement ended
 
     def _part(self, store: dict, key, load: Callable, background: bool = False):
         """``store[key]``, loaded by ``load(key)`` on first use. One load per part at a time: a request that
@@ -179,7 +185,7 @@ class SchemaCache:
                     self.request_loads += 1
             loading.set()
         with self._lock:
-            if self._version != version:
+            if self._version != version or (value is None and store is self._columns and self._being_made(key)):
                 return value
             return store.setdefault(key, value)
 
@@ -211,7 +217,7 @@ class SchemaCache:
                 for _ in range(3):  # a load that overlapped a change (DDL, a refresh) is not kept: load again
                     self._part(self._columns, key, lambda _: self._load_columns(name), background=True)
                     with self._lock:
-                        if key in self._columns:
+                        if key in self._columns or self._being_made(key):
                             break
             except Exception:  # noqa: BLE001 - a closed session: the next request loads on demand
                 log.debug("completion prefetch of a table's columns failed", exc_info=True)
@@ -375,7 +381,7 @@ class SchemaCache:
                        Candidate(r[0].split(".")[-1], "function", "user function")
                        for r in self.spark.sql("SHOW USER FUNCTIONS").collect()]),
                    (self._columns, lambda key: self._load_columns(key))]
-        started = self.epoch
+        started, settles = self.epoch, self._settles
         loaded = []
         for store, load in loaders:
             with self._lock:
@@ -388,8 +394,8 @@ class SchemaCache:
                     loaded.append((store, key, _GONE))
         with self._lock:  # swapped in at once, then the statements that may not show yet laid over again
             for store, key, value in loaded:
-                if value is _GONE:
-                    store.pop(key, None)
+                if value is _GONE or (value is None and store is self._columns and self._being_made(key, settles)):
+                    store.pop(key, None)   # a miss read while the statement making it ran: not kept
                 else:
                     store[key] = value
             self._overlays = [o for o in self._overlays if o[0] >= started]
@@ -404,7 +410,33 @@ class SchemaCache:
         started after the statement ended (the write epoch moved on) shows the catalog's own word."""
         with self._lock:
             self._overlays.append((WRITES.value, change, own, own_database))
+            if change.created and change.relation:
+                self._creating.append(_relation_key(change, own_database))
             self._apply(change, own, own_database)
+
+    def settle(self, change: Change, own_database: Optional[str]) -> None:
+        """The statement that made ``change`` ended: a miss read for the relation it creates while it ran is
+        dropped (the next use asks the catalog), and loads that overlapped the end are not kept."""
+        relation = _relation_key(change, own_database)
+        with self._lock:
+            if relation in self._creating:
+                self._creating.remove(relation)
+            self._settles += 1
+            self._settled.pop(relation, None)
+            self._settled[relation] = self._settles
+            while len(self._settled) > 256:   # the oldest (no refresh outlasts 256 statements making tables)
+                del self._settled[next(iter(self._settled))]
+            self._version += 1
+            for key in [k for k, v in self._columns.items() if v is None and _names(k, relation)]:
+                del self._columns[key]
+
+    def _being_made(self, key: str, settles_before: Optional[int] = None) -> bool:
+        """Whether a miss for ``key`` may be stale: a statement still running creates it, or (for a refresh that
+        began at ``settles_before``) one that ended after the refresh began."""
+        if any(_names(key, relation) for relation in self._creating):
+            return True
+        return settles_before is not None and any(
+            at > settles_before and _names(key, relation) for relation, at in self._settled.items())
 
     def _apply(self, change: Change, own: bool, own_database: Optional[str]) -> None:
         with self._lock:
@@ -489,6 +521,18 @@ class SchemaCache:
             for store in (self._relations, self._databases, self._catalogs, self._user_functions, self._columns,
                           self._tvf):
                 store.clear()
+
+
+def _relation_key(change: Change, own_database: Optional[str]) -> tuple[str, str]:
+    """(database, name), lower case, of the relation a change names (the session's database for a bare name)."""
+    parts = change.relation
+    return ((parts[-2] if len(parts) > 1 else own_database or "").lower(), parts[-1].lower())
+
+
+def _names(key: str, relation: tuple[str, str]) -> bool:
+    """Whether the columns key ``key`` (``t``, ``db.t``, ``catalog.db.t``) may name ``relation``."""
+    parts = key.split(".")
+    return parts[-1] == relation[1] and (len(parts) == 1 or not relation[0] or parts[-2] == relation[0])
 
 
 def _no_such_table(exc: BaseException) -> bool:
@@ -800,6 +844,7 @@ class Completer:
         self._worker: Optional[threading.Thread] = None
         self._busy = False
         self._refreshing: Optional[SchemaCache] = None
+        self._making: dict = {}   # session handle -> [(change, its database)]: relations its running statements create
         self.refreshes = 0
 
     def cache(self, session) -> SchemaCache:
@@ -815,9 +860,14 @@ class Completer:
 
     def invalidate(self, session) -> None:
         """A statement of ``session`` may have changed the catalog: every session's cache refreshes
-        (a table one session creates is offered to all), in the background."""
+        (a table one session creates is offered to all), in the background. Told before and after a
+        statement: the relations its earlier statements were creating are made by now (``settle``)."""
         with self._lock:
             caches = list(self._caches.values())
+            ended = self._making.pop(session.handle, [])
+        for change, database in ended:
+            for cache in caches:
+                cache.settle(change, database)
         self._schedule(caches)
 
     def statement_seen(self, session, text: str) -> None:
@@ -835,14 +885,22 @@ class Completer:
         own_database = own.current_database if own is not None else None
         if own_database is None and len(change.relation or ()) == 1:
             own_database = session.spark.catalog.currentDatabase()
+        if change.created and change.relation:
+            with self._lock:
+                self._making.setdefault(session.handle, []).append((change, own_database))
         for cache in caches:
             cache.apply(change, cache is own, own_database)
 
     def forget(self, session) -> None:
         with self._lock:
             cache = self._caches.pop(session.handle, None)
+            ended = self._making.pop(session.handle, [])
+            caches = list(self._caches.values())
             if cache is not None:
                 self._stale.pop(id(cache), None)
+        for change, database in ended:
+            for other in caches:
+                other.settle(change, database)
 
     def drop(self, session) -> None:
         """Forget what is known of the session's catalog now (changed behind the gateway's back)."""

@@ -272,7 +272,10 @@
 
   // An answer without the columns of tables still loading on the server (``loading``): asked again a little
   // later, and once it is whole, the popup is opened again if the cursor is still in that context.
-  const REFRESH_AFTER_MS = [10, 10, 10, 15, 15, 20, 30, 40, 60, 100, 150, 250, 400, 700, 1000, 1500, 2500];
+  // Up to ~7 s for a load, then every 2.5-5 s for a minute: a table a running statement creates (a CTAS) is
+  // "loading" until the statement ends.
+  const REFRESH_AFTER_MS = [10, 10, 10, 15, 15, 20, 30, 40, 60, 100, 150, 250, 400, 700, 1000, 1500, 2500,
+                            2500, 2500, 2500, 2500, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000];
   let refreshing = null;   // {key, timer}
   function refreshWhenLoaded(context, tries) {
     if (refreshing && refreshing.key !== context.key) clearTimeout(refreshing.timer);

@@ -113,3 +113,31 @@ def test_a_table_made_by_ctas_in_the_session_has_its_columns_after_loading(gatew
     assert cache.wait_prefetched(60)
     second = ask(statement, 9)
     assert set(second["candidates"]) == {"an_loaded_col", "an_col2"}, (second, cache._columns.get("an_ctas"))
+
+
+def test_a_ctas_table_asked_for_while_the_ctas_runs_has_its_columns_once_it_ran(gateway, editor):
+    """The editor asks on every keystroke and again while an answer is loading, so requests come while the CTAS
+    runs (its table not there yet): no answer after the run may be a final "no columns"."""
+    from gateway import OperationStatus
+    handle, cache, ask = editor
+    ctas = "CREATE TABLE an_ctas_during USING parquet AS SELECT 1 AS an_during_col, 'x' AS an_during_2"
+    statement = "SELECT u. FROM an_ctas_during u"
+    for end in range(1, len(ctas) + 1, 7):
+        ask(ctas[:end])
+    ask(statement, 9)
+    assert cache.wait_prefetched(60)
+    op = gateway.execute_statement(handle, ctas)
+    asked = 0
+    while gateway.get_operation_info(handle, op).status not in (OperationStatus.FINISHED, OperationStatus.ERROR):
+        ask(ctas)
+        ask(statement, 9)
+        cache.wait_prefetched(60)
+        asked += 1
+    assert gateway.get_operation_info(handle, op).status == OperationStatus.FINISHED
+    gateway.close_operation(handle, op)
+    first = ask(statement, 9)
+    assert first.get("loading") == ["an_ctas_during"] or \
+        {"an_during_col", "an_during_2"} <= set(first["candidates"]), (asked, first, cache._columns.get("an_ctas_during"))
+    assert cache.wait_prefetched(60)
+    second = ask(statement, 9)
+    assert {"an_during_col", "an_during_2"} <= set(second["candidates"]), second
