@@ -189,11 +189,15 @@ class SchemaCache:
                 return value
             return store.setdefault(key, value)
 
-    def prefetch_columns(self, names: Iterable[str]) -> None:
+    def prefetch_columns(self, names: Iterable[str], latest: bool = False) -> None:
         """Start loading, in the background, the columns of the tables a statement names (its FROM and JOIN)
         that are not known yet: the editor asks on each keystroke, so by the time the user types ``t.`` the
-        columns are known and the dot costs no catalog round trip."""
+        columns are known and the dot costs no catalog round trip. ``latest``: the names of the newest request
+        replace those still queued (``FROM bench_t0``, ``bench_t00``, … typed on the way: each a lookup of a
+        table that does not exist, and the table finally typed waited behind them all)."""
         with self._lock:
+            if latest:
+                self._prefetch_queue.clear()
             for name in names:
                 key = name.lower()
                 if len(self._prefetch_queue) >= PREFETCH_MAX or key in self._columns or key in self._prefetch_queue \
@@ -565,7 +569,7 @@ def candidates(cache: SchemaCache, statement: str, position: int) -> list[Candid
         raise InvalidRequestError(
             f"position {position!r} is outside the statement (0..{len(statement)}): give the cursor offset")
     site = analyze(statement, position)
-    cache.prefetch_columns(tables_named(site))
+    cache.prefetch_columns(tables_named(site), latest=True)
     return _rank(_found(cache, site), site.prefix)
 
 

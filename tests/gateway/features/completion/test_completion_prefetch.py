@@ -100,3 +100,16 @@ def test_ddl_after_a_prefetch_shows_in_the_next_request(gateway, fresh, prefetch
         assert values(gateway, handle, "SELECT t. FROM pf_altered t", 9) == []
     finally:
         gateway.configure_session(prefetch_db, "DROP TABLE IF EXISTS prefetch_db.pf_altered")
+
+
+def test_the_latest_request_s_tables_replace_those_still_queued(gateway, fresh):
+    """Typing ``FROM pf_oth…`` names a table per key (``pf_o``, ``pf_ot``, …: none exists); the table finally
+    typed must not wait behind their lookups. Queued with the cache's lock held, so the background worker
+    takes nothing before the second request's names replace the first's."""
+    handle, cache = fresh
+    with cache._lock:   # noqa: SLF001 - the worker starts, and waits for this lock before it takes a name
+        cache.prefetch_columns(["pf_o", "pf_ot", "pf_oth"])
+        cache.prefetch_columns(["pf_other"], latest=True)
+    assert cache.wait_prefetched(60)
+    assert [c.name for c in cache._columns["pf_other"]] == ["other_col"]   # noqa: SLF001
+    assert not {"pf_o", "pf_ot", "pf_oth"} & set(cache._columns)           # noqa: SLF001 - never looked up
