@@ -24,6 +24,7 @@ import heapq
 import logging
 import re
 import threading
+import time
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -70,6 +71,12 @@ _GONE = object()  # a part that failed to reload
 # Set (to a list) while a request answers from what is known (``answering_now``): a table whose columns are not
 # known yet is loaded in the background and named in the list, and the answer goes without its columns.
 _ANSWER_NOW: ContextVar[Optional[list]] = ContextVar("completion_answer_now", default=None)
+# Until when (time.monotonic()) such a request may wait for column loads already under way (ANSWER_WAIT_S).
+_ANSWER_BY: ContextVar[float] = ContextVar("completion_answer_by", default=0.0)
+# How long an answer-now request waits, at most and in all, for the columns of tables whose load is running or
+# it just started (a local metastore answers in a few ms): the cold ``t.`` then needs one round trip, not two.
+# Bounded, so no request waits for a slow catalog: past it the answer says ``loading``.
+ANSWER_WAIT_S = 0.035
 
 
 @contextmanager
@@ -79,9 +86,11 @@ def answering_now():
     once they are there). Outside it, a request waits, as REST's ``complete-statement`` always has."""
     loading: list = []
     token = _ANSWER_NOW.set(loading)
+    by = _ANSWER_BY.set(time.monotonic() + ANSWER_WAIT_S)
     try:
         yield loading
     finally:
+        _ANSWER_BY.reset(by)
         _ANSWER_NOW.reset(token)
 
 _USE = re.compile(r"\s*USE\s+(?!MODULES\b)", re.I)
@@ -130,6 +139,7 @@ class SchemaCache:
         self.prefetch_loads = 0  # columns loaded in the background because a statement named their table
         self.column_lookups = 0  # catalog calls made for a table's columns (one per load, a missing table too)
         self.answered_loading = 0  # answers given without a table's columns, which were loading (answering_now)
+        self.answered_waiting = 0  # of those not known, answered with them after a short wait (ANSWER_WAIT_S)
         self._version = 0        # moves with every change laid over the parts: loads overlapping it are not kept
         self._loading: dict[tuple, threading.Event] = {}
         self._prefetch_queue: dict[str, str] = {}   # lower-case name -> name, in order
@@ -187,6 +197,7 @@ class SchemaCache:
         with self._lock:
             if self._version != version or (value is None and store is self._columns and self._being_made(key)):
                 return value
+            self._prefetched.notify_all()   # requests waiting a moment for these columns (answering_now)
             return store.setdefault(key, value)
 
     def prefetch_columns(self, names: Iterable[str], latest: bool = False) -> None:
@@ -316,9 +327,15 @@ class SchemaCache:
                 if key in self._columns:
                     return self._columns[key]
                 self.answered_loading += 1
+            self.prefetch_columns([name])
+            with self._prefetched:   # the load just started or already under way: a short, bounded wait
+                if self._prefetched.wait_for(lambda: key in self._columns or self._being_made(key),
+                                             timeout=max(0.0, _ANSWER_BY.get() - time.monotonic())) \
+                        and key in self._columns:
+                    self.answered_waiting += 1
+                    return self._columns[key]
             if name not in loading:
                 loading.append(name)
-            self.prefetch_columns([name])
             return []
         return self._part(self._columns, name.lower(), lambda key: self._load_columns(name))
 

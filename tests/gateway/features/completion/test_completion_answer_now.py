@@ -12,6 +12,7 @@ import pytest
 from conftest import run_all
 
 from gateway import InvalidRequestError
+from gateway.features.completion import completer
 
 
 @pytest.fixture(scope="module")
@@ -25,6 +26,13 @@ def answer_now_db(gateway):
     assert gateway.feature("completion").wait_fresh(60)
     yield setup
     gateway.close_session(setup)
+
+
+@pytest.fixture(autouse=True)
+def no_wait_for_loads(monkeypatch):
+    """The answers below say "loading" however quick the catalog is: no wait for a load under way (one test
+    sets a wait of its own)."""
+    monkeypatch.setattr(completer, "ANSWER_WAIT_S", 0.0)
 
 
 @pytest.fixture()
@@ -59,6 +67,18 @@ def test_a_dot_over_a_table_not_known_yet_answers_at_once_and_loads_in_the_backg
     assert set(second["candidates"]) == {"an_id", "an_amount", "an_ship"}
     assert ask("SELECT o.an_ship. FROM an_orders o", 17)["candidates"] == ["an_city"]
     assert cache.request_loads == loads and cache.request_waits == waits
+
+
+def test_a_dot_over_a_table_whose_columns_are_loading_waits_a_moment_for_that_load(editor, monkeypatch):
+    """The cold ``t.``: within ``ANSWER_WAIT_S`` the background load's columns are the answer (one round trip for
+    the editor, not two); the request itself still makes no catalog call."""
+    monkeypatch.setattr(completer, "ANSWER_WAIT_S", 60.0)   # a bound this catalog meets however loaded the machine
+    handle, cache, ask = editor
+    loads, waited = cache.request_loads, cache.answered_waiting
+    first = ask("SELECT w. FROM an_orders w", 9)
+    assert "loading" not in first
+    assert set(first["candidates"]) == {"an_id", "an_amount", "an_ship"}
+    assert cache.request_loads == loads and cache.answered_waiting == waited + 1
 
 
 def test_an_expression_popup_answers_without_columns_still_loading(editor):
