@@ -21,7 +21,11 @@ Also the reference: the same query's ``toArrow()`` without the gateway (pyspark'
 ``connect``; on ``embedded`` the in-process session) and its ``to_pandas``.
 
     .venv/bin/python benchmarks/fetch_phases.py --engine connect [--rows 1000000] [--runs 3] [--profile]
-        [--connect-url sc://127.0.0.1:15002]
+        [--connect-url sc://127.0.0.1:15002] [--ab N]
+
+``--ab N``: N pairs of fetches back to back, alternating the client's conversion as it is (text and decimals
+page by page) with text converted after the last page (the conversion before), under the same load; prints
+each pair and the medians.
 """
 from __future__ import annotations
 
@@ -177,6 +181,33 @@ def fetch_once(cur, query: str, expected_rows: int) -> float:
     return seconds
 
 
+def text_at_the_end(first_page) -> bool:
+    """The page-by-page rule before text went page by page too: decimals only (--ab's "before")."""
+    return client_decode._decimal_fast(first_page.type)
+
+
+def alternate(cur, query: str, rows: int, pairs: int) -> None:
+    """--ab: pairs of fetches, "before" (text after the last page) and "now", alternating which goes first."""
+    import statistics
+
+    current = client_decode._page_by_page
+    timings: dict[str, list[float]] = {"before": [], "now": []}
+    for pair in range(pairs):
+        order = ("before", "now") if pair % 2 == 0 else ("now", "before")
+        for name in order:
+            client_decode._page_by_page = text_at_the_end if name == "before" else current
+            try:
+                timings[name].append(fetch_once(cur, query, rows))
+            finally:
+                client_decode._page_by_page = current
+        print(f"  pair {pair + 1}: before {timings['before'][-1]:.3f} s, now {timings['now'][-1]:.3f} s "
+              f"(load {os.getloadavg()[0]:.1f})", flush=True)
+    before, now = statistics.median(timings["before"]), statistics.median(timings["now"])
+    wins = sum(n < b for b, n in zip(timings["before"], timings["now"]))
+    print(f"  A/B medians of {pairs} pairs: before {before:.3f} s ({rows / before:,.0f} rows/s), now {now:.3f} s "
+          f"({rows / now:,.0f} rows/s): {before / now:.3f}x; now faster in {wins} of {pairs} pairs")
+
+
 def report(seconds: float, rows: int) -> None:
     print(f"  fetch_pandas: {seconds:.3f} s, {rows / seconds:,.0f} rows/s")
     arrivals = [end for start, end, stage, detail in STAGES.events if stage.startswith("producer: next")]
@@ -250,6 +281,8 @@ def main(argv=None) -> int:
     parser.add_argument("--profile-lines", type=int, default=18)
     parser.add_argument("--connect-url", default="", help="an existing Spark Connect server (default: start one)")
     parser.add_argument("--no-reference", action="store_true", help="skip the toArrow() reference")
+    parser.add_argument("--ab", type=int, default=0, metavar="N",
+                        help="N alternated pairs: text converted after the last page (before) against page by page (now)")
     args = parser.parse_args(argv)
     print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())} ({os.cpu_count()} cores)",
           flush=True)
@@ -276,6 +309,8 @@ def main(argv=None) -> int:
                 with dbapi.connect(rest.url, timeout_s=600) as conn:
                     cur = conn.cursor()
                     fetch_once(cur, query, args.rows)  # warm up (a cold engine, the code paths)
+                    if args.ab:
+                        alternate(cur, query, args.rows, args.ab)
                     if reference is not None:
                         reference.run(query, args.rows)
                         reference.arrow_s.clear(), reference.total_s.clear()
@@ -293,15 +328,16 @@ def main(argv=None) -> int:
                             print(f"; reference toArrow() {reference.arrow_s[-1]:.3f} s, "
                                   f"with to_pandas {reference.total_s[-1]:.3f} s", end="")
                         print(flush=True)
-                    STAGES.seconds, STAGES.calls, STAGES.events, STAGES.profiles = (
-                        collections.defaultdict(float, best[1]), collections.defaultdict(int, best[2]), best[3],
-                        collections.defaultdict(list, best[4]))
-                    print(f"{args.engine}: {args.rows:,} rows x 5 columns, best of {args.runs}")
-                    report(best[0], args.rows)
-                    if reference is not None:
-                        reference.report(args.rows)
-                    if args.profile:
-                        print_profiles(args.profile_lines)
+                    if best is not None:  # --runs 0: the A/B pairs only
+                        STAGES.seconds, STAGES.calls, STAGES.events, STAGES.profiles = (
+                            collections.defaultdict(float, best[1]), collections.defaultdict(int, best[2]), best[3],
+                            collections.defaultdict(list, best[4]))
+                        print(f"{args.engine}: {args.rows:,} rows x 5 columns, best of {args.runs}")
+                        report(best[0], args.rows)
+                        if reference is not None:
+                            reference.report(args.rows)
+                        if args.profile:
+                            print_profiles(args.profile_lines)
             finally:
                 rest.stop()
                 gateway.shutdown()
