@@ -367,17 +367,15 @@ def check_dtype_backend(dtype_backend: Optional[str]) -> None:
 def pages_to_pandas(tables: Iterator, dtype_backend: Optional[str] = None) -> Any:
     """One DataFrame of a result's page tables; ``dtype_backend="pyarrow"``: every column a
     ``pandas.ArrowDtype`` over the pages' own Arrow data (no Python object per value, values as pyarrow
-    holds them, nulls as ``pd.NA``), not Spark's ``toPandas()`` types. Otherwise: the columns that make a
-    Python object per value and whose conversion does not depend on the whole column (``_page_by_page``:
-    decimals, distinct text) are converted page by page as each page arrives, while the client's prefetch
-    thread fetches the next one (its socket reads release the GIL); the other columns once after the last
-    page: the pages are joined without a copy (``concat_tables`` keeps them as chunks) and ``to_pandas``
-    fills each column once. Converting whole pages as they came, then ``pandas.concat``, took about twice
-    the CPU (1M rows x 5 columns in 50,000-row pages: 0.14 s against 0.08 s, measured) and held the result
-    twice during the concat; the page-by-page columns' object arrays are only joined (pointers). Decimals
-    page by page: fetch_pandas of benchmarks/engines.py's query 20% faster (median of 10 alternated runs
-    over Connect, under load); distinct text too: most of what was left after the last page (the text
-    column 0.14 s of that query's 0.19 s conversion, measured under load). None without any page."""
+    holds them, nulls as ``pd.NA``), not Spark's ``toPandas()`` types. Otherwise: decimal columns (most of the conversion: a Python object
+    made per value) are converted page by page as each page arrives, while the client's prefetch thread
+    fetches the next one (its socket reads release the GIL); the other columns once after the last page:
+    the pages are joined without a copy (``concat_tables`` keeps them as chunks) and ``to_pandas`` fills
+    each column once. Converting whole pages as they came, then ``pandas.concat``, took about twice the
+    CPU (1M rows x 5 columns in 50,000-row pages: 0.14 s against 0.08 s, measured) and held the result
+    twice during the concat; the decimals' object arrays are only joined (pointers). Decimals page by page:
+    fetch_pandas of benchmarks/engines.py's query 20% faster (median of 10 alternated runs over Connect,
+    under load). None without any page."""
     import numpy as np
     import pyarrow as pa
 
@@ -388,43 +386,18 @@ def pages_to_pandas(tables: Iterator, dtype_backend: Optional[str] = None) -> An
         held = list(tables)
         return (pa.concat_tables(held) if len(held) > 1 else held[0]).to_pandas(types_mapper=pd.ArrowDtype) \
             if held else None
-    held, early = [], None
+    held, decimals = [], None
     for table in tables:
-        if early is None:
-            early = {index: [] for index, column in enumerate(table.columns) if _page_by_page(column)}
-        for index, parts in early.items():
-            parts.append(_page_objects(table.column(index)))
+        if decimals is None:
+            decimals = {index: [] for index, field in enumerate(table.schema) if _decimal_fast(field.type)}
+        for index, parts in decimals.items():
+            parts.append(decimal_objects(table.column(index)))
         held.append(table)
     if not held:
         return None
     table = pa.concat_tables(held) if len(held) > 1 else held[0]
     return _frame(table, {index: np.concatenate(parts) if len(parts) > 1 else parts[0]
-                          for index, parts in early.items()})
-
-
-def _is_text(kind) -> bool:
-    """String or binary (``to_pandas`` makes a ``str``/``bytes`` object per value)."""
-    import pyarrow as pa
-
-    return (pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_binary(kind)
-            or pa.types.is_large_binary(kind))
-
-
-def _page_by_page(first_page) -> bool:
-    """Whether a column is converted page by page, told from its column in the result's first page: decimals
-    always (``decimal_objects``); text when that page holds the rows ``_repetitive`` samples (so it decides as
-    it would on the whole column) and they are distinct (no deduplication across pages is lost); a first page
-    with fewer rows (a read position inside a page, a small first batch) leaves text to the end."""
-    if _decimal_fast(first_page.type):
-        return True
-    return _is_text(first_page.type) and len(first_page) >= DEDUPLICATE_SAMPLE_ROWS and not _repetitive(first_page)
-
-
-def _page_objects(column) -> "numpy.ndarray":
-    """One page's column as the object array ``to_pandas`` gives for it (``Decimal``, ``str``, ``bytes``, None)."""
-    if _decimal_fast(column.type):
-        return decimal_objects(column)
-    return column.to_pandas(deduplicate_objects=False).to_numpy()
+                          for index, parts in decimals.items()})
 
 
 def json_rows(columns: list[dict], data: list[dict]) -> list[tuple]:
