@@ -23,9 +23,9 @@ Also the reference: the same query's ``toArrow()`` without the gateway (pyspark'
     .venv/bin/python benchmarks/fetch_phases.py --engine connect [--rows 1000000] [--runs 3] [--profile]
         [--connect-url sc://127.0.0.1:15002] [--ab N]
 
-``--ab N``: N pairs of fetches back to back, alternating the client's conversion as it is (text and decimals
-page by page) with text converted after the last page (the conversion before), under the same load; prints
-each pair and the medians.
+``--ab N``: N pairs of fetches back to back, alternating the embedded engine's sample of a result's first rows
+as it is (``executeTake``: one job over the first partition) with the collected limit it was (two stages and a
+shuffle), under the same load; prints each pair and the medians.
 """
 from __future__ import annotations
 
@@ -181,25 +181,27 @@ def fetch_once(cur, query: str, expected_rows: int) -> float:
     return seconds
 
 
-def text_at_the_end(first_page) -> bool:
-    """The page-by-page rule before text went page by page too: decimals only (--ab's "before")."""
-    return client_decode._decimal_fast(first_page.type)
+def sample_by_collect_limit(df, rows: int):
+    """The embedded sample of a result's first rows before it was taken by ``executeTake``: the limit collected
+    as Arrow (a local limit in each partition, a shuffle into one, a second stage) (--ab's "before")."""
+    return arrow_stream.small_result(df.limit(rows))
 
 
 def alternate(cur, query: str, rows: int, pairs: int) -> None:
-    """--ab: pairs of fetches, "before" (text after the last page) and "now", alternating which goes first."""
+    """--ab: pairs of fetches, "before" (the embedded sample by a collected limit) and "now", alternating which
+    goes first (on ``connect`` there is no sample: both are the same code, a check of the noise)."""
     import statistics
 
-    current = client_decode._page_by_page
+    current = arrow_stream._first_rows_arrow
     timings: dict[str, list[float]] = {"before": [], "now": []}
     for pair in range(pairs):
         order = ("before", "now") if pair % 2 == 0 else ("now", "before")
         for name in order:
-            client_decode._page_by_page = text_at_the_end if name == "before" else current
+            arrow_stream._first_rows_arrow = sample_by_collect_limit if name == "before" else current
             try:
                 timings[name].append(fetch_once(cur, query, rows))
             finally:
-                client_decode._page_by_page = current
+                arrow_stream._first_rows_arrow = current
         print(f"  pair {pair + 1}: before {timings['before'][-1]:.3f} s, now {timings['now'][-1]:.3f} s "
               f"(load {os.getloadavg()[0]:.1f})", flush=True)
     before, now = statistics.median(timings["before"]), statistics.median(timings["now"])
@@ -282,7 +284,7 @@ def main(argv=None) -> int:
     parser.add_argument("--connect-url", default="", help="an existing Spark Connect server (default: start one)")
     parser.add_argument("--no-reference", action="store_true", help="skip the toArrow() reference")
     parser.add_argument("--ab", type=int, default=0, metavar="N",
-                        help="N alternated pairs: text converted after the last page (before) against page by page (now)")
+                        help="N alternated pairs: the embedded sample by a collected limit (before) against executeTake (now)")
     args = parser.parse_args(argv)
     print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())} ({os.cpu_count()} cores)",
           flush=True)
