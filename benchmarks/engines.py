@@ -10,14 +10,20 @@ memory (RSS) of the workbench process with 20 sessions open, each having run a s
 after, since the figures mean little without it. Each engine runs in a process of its own, so that
 one's memory does not count in the other's.
 
+The workbench serves REST from its own process (``python -m gateway serve --once``, as a deployment runs it) and
+the client reads from this one, as a user's notebook does (``--server separate``, the default): the client's
+pandas conversion and the server's page work do not share one interpreter lock. ``--server in-process`` serves
+REST from a thread of the measuring process instead (the figures of stops 33-36).
+
     .venv/bin/python benchmarks/engines.py [--runs N] [--big-runs N] [--sessions N] [--connect-url sc://127.0.0.1:15002]
-        [--pyarrow-backend]
+        [--pyarrow-backend] [--server separate|in-process]
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import signal
 import subprocess
 import statistics
 import sys
@@ -63,9 +69,9 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
-def memory_with_sessions(url: str, sessions: int) -> dict:
-    """RSS of this (the workbench) process and of it with its children, with ``sessions`` connections open,
-    each having run a statement (its session exists on the engine, its temporary view too)."""
+def memory_with_sessions(url: str, sessions: int, server_pid: int) -> dict:
+    """RSS of the workbench process (``server_pid``) and of it with its children, with ``sessions`` connections
+    open, each having run a statement (its session exists on the engine, its temporary view too)."""
     connections = [dbapi.connect(url, timeout_s=600) for _ in range(sessions)]
     try:
         for number, conn in enumerate(connections):
@@ -73,8 +79,8 @@ def memory_with_sessions(url: str, sessions: int) -> dict:
             cur.execute(f"CREATE OR REPLACE TEMPORARY VIEW bench_view_{number} AS SELECT {number} AS n")
             cur.execute(f"SELECT * FROM bench_view_{number}")
             assert cur.fetchall() == [(number,)]
-        own = rss_kib(os.getpid())
-        children = sum(rss_kib(child) for child in descendants(os.getpid()) if os.path.exists(f"/proc/{child}"))
+        own = rss_kib(server_pid)
+        children = sum(rss_kib(child) for child in descendants(server_pid) if os.path.exists(f"/proc/{child}"))
         return {"rss_mib": own / 1024, "rss_with_children_mib": (own + children) / 1024}
     finally:
         for conn in connections:
@@ -140,24 +146,75 @@ def measure(url: str, runs: int, big_runs: int, settle_s: float = 0.0, pyarrow_b
 
 
 def run_engine(name: str, url: str, args) -> dict:
-    """One engine's figures, measured in this process."""
-    base = load_config(ROOT / "workbench.toml", environ={})
-    overrides = dict(spark__master="local[2]") if name == "embedded" else dict(engine__kind="connect",
-                                                                               engine__url=url)
-    config = base.with_overrides(data_dir=tempfile.mkdtemp(prefix=f"bench-engines-{name}-"),
-                                 session__idle_timeout_s=0, session__restore=False, **overrides)
-    with acting_as(LOCAL_PRINCIPAL):
-        gateway = GatewayService(config)
-        rest = serve_in_background(gateway, "127.0.0.1", 0)
+    """One engine's figures: the workbench serving REST in a process of its own (or in this one, --server
+    in-process), measured through the project's client from this process."""
+    data_dir = tempfile.mkdtemp(prefix=f"bench-engines-{name}-")
+    if args.server == "in-process":
+        base = load_config(ROOT / "workbench.toml", environ={})
+        overrides = dict(spark__master="local[2]") if name == "embedded" else dict(engine__kind="connect",
+                                                                                   engine__url=url)
+        config = base.with_overrides(data_dir=data_dir, session__idle_timeout_s=0, session__restore=False,
+                                     **overrides)
+        with acting_as(LOCAL_PRINCIPAL):
+            gateway = GatewayService(config)
+            rest = serve_in_background(gateway, "127.0.0.1", 0)
+            try:
+                figures = measure(rest.url, args.runs, args.big_runs, args.settle_s, args.pyarrow_backend)
+                figures.update(memory_with_sessions(rest.url, args.sessions, os.getpid()))
+            finally:
+                rest.stop()
+                gateway.shutdown()
+    else:
+        from ports import free_port
+
+        port = free_port()
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "WORKBENCH_DATA_DIR": data_dir,
+               "WORKBENCH_SESSION_IDLE_TIMEOUT_S": "0", "WORKBENCH_SESSION_RESTORE": "false"}
+        env.update({"WORKBENCH_SPARK_MASTER": "local[2]"} if name == "embedded" else
+                   {"WORKBENCH_ENGINE_KIND": "connect", "WORKBENCH_ENGINE_URL": url})
+        log = open(Path(data_dir) / "server.log", "wb")
+        server = subprocess.Popen([sys.executable, "-m", "gateway", "serve", "--once", "--host", "127.0.0.1",
+                                   "--port", str(port)], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                  start_new_session=True)
+        rest_url = f"http://127.0.0.1:{port}"
         try:
-            figures = measure(rest.url, args.runs, args.big_runs, args.settle_s, args.pyarrow_backend)
-            figures.update(memory_with_sessions(rest.url, args.sessions))
+            wait_for_rest(rest_url, server, Path(data_dir) / "server.log")
+            figures = measure(rest_url, args.runs, args.big_runs, args.settle_s, args.pyarrow_backend)
+            figures.update(memory_with_sessions(rest_url, args.sessions, server.pid))
         finally:
-            rest.stop()
-            gateway.shutdown()
+            stop_server(server)
+            log.close()
     if name == "connect":
         figures.update(raw_connect(url, args.runs, args.big_runs))
     return figures
+
+
+def wait_for_rest(url: str, server: subprocess.Popen, log_path: Path, timeout_s: float = 300.0) -> None:
+    """Until the served REST API answers /v1/info (its Spark is up), or say why not."""
+    import urllib.request
+
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"the workbench server exited {server.returncode}: {log_path.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(f"{url}/v1/info", timeout=5):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"the workbench server did not answer in {timeout_s:.0f} s: {log_path.read_text()[-3000:]}")
+
+
+def stop_server(server: subprocess.Popen) -> None:
+    """SIGTERM to the server's process group (it and its driver JVM), SIGKILL after 60 s."""
+    try:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait(timeout=30)
+    except ProcessLookupError:
+        pass
 
 
 def main(argv=None) -> int:
@@ -174,6 +231,9 @@ def main(argv=None) -> int:
                         help="also time fetch_pandas(dtype_backend='pyarrow') (pandas.ArrowDtype columns, not Spark's "
                              "toPandas() types), reported on its own line")
     parser.add_argument("--connect-url", default="", help="an existing Spark Connect server (default: start one)")
+    parser.add_argument("--server", choices=("separate", "in-process"), default="separate",
+                        help="where the workbench serves REST: its own process, as deployed (default), or a thread "
+                             "of the measuring process")
     parser.add_argument("--engine", choices=("embedded", "connect"), help=argparse.SUPPRESS)  # one engine, as JSON
     args = parser.parse_args(argv)
     if args.engine:
@@ -182,7 +242,9 @@ def main(argv=None) -> int:
         # pyspark's Connect sessions close their gRPC channels when collected at exit, and that close waited
         # for ever here (seen in grpc's channel close): the figures are out, the process ends now
         os._exit(0)
-    print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())} ({os.cpu_count()} cores)", flush=True)
+    print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())} ({os.cpu_count()} cores); "
+          f"the workbench serves REST {'from its own process' if args.server == 'separate' else 'in this process'}",
+          flush=True)
     server = None
     url = args.connect_url
     if not url:
@@ -196,7 +258,8 @@ def main(argv=None) -> int:
     try:
         for name in ("embedded", "connect"):
             command = [sys.executable, __file__, "--engine", name, "--connect-url", url, "--runs", str(args.runs),
-                       "--big-runs", str(args.big_runs), "--sessions", str(args.sessions), "--settle-s", str(args.settle_s)]
+                       "--big-runs", str(args.big_runs), "--sessions", str(args.sessions), "--settle-s", str(args.settle_s),
+                       "--server", args.server]
             command += ["--pyarrow-backend"] if args.pyarrow_backend else []
             done = subprocess.run(command, capture_output=True, text=True, timeout=3600)
             lines = [line for line in done.stdout.splitlines() if line.startswith("FIGURES ")]

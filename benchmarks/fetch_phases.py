@@ -21,7 +21,11 @@ Also the reference: the same query's ``toArrow()`` without the gateway (pyspark'
 ``connect``; on ``embedded`` the in-process session) and its ``to_pandas``.
 
     .venv/bin/python benchmarks/fetch_phases.py --engine connect [--rows 1000000] [--runs 3] [--profile]
-        [--connect-url sc://127.0.0.1:15002]
+        [--connect-url sc://127.0.0.1:15002] [--ab N]
+
+``--ab N``: N pairs of fetches back to back, alternating the embedded engine's sample of a result's first rows
+as it is (``executeTake``: one job over the first partition) with the collected limit it was (two stages and a
+shuffle), under the same load; prints each pair and the medians.
 """
 from __future__ import annotations
 
@@ -177,6 +181,35 @@ def fetch_once(cur, query: str, expected_rows: int) -> float:
     return seconds
 
 
+def sample_by_collect_limit(df, rows: int):
+    """The embedded sample of a result's first rows before it was taken by ``executeTake``: the limit collected
+    as Arrow (a local limit in each partition, a shuffle into one, a second stage) (--ab's "before")."""
+    return arrow_stream.small_result(df.limit(rows))
+
+
+def alternate(cur, query: str, rows: int, pairs: int) -> None:
+    """--ab: pairs of fetches, "before" (the embedded sample by a collected limit) and "now", alternating which
+    goes first (on ``connect`` there is no sample: both are the same code, a check of the noise)."""
+    import statistics
+
+    current = arrow_stream._first_rows_arrow
+    timings: dict[str, list[float]] = {"before": [], "now": []}
+    for pair in range(pairs):
+        order = ("before", "now") if pair % 2 == 0 else ("now", "before")
+        for name in order:
+            arrow_stream._first_rows_arrow = sample_by_collect_limit if name == "before" else current
+            try:
+                timings[name].append(fetch_once(cur, query, rows))
+            finally:
+                arrow_stream._first_rows_arrow = current
+        print(f"  pair {pair + 1}: before {timings['before'][-1]:.3f} s, now {timings['now'][-1]:.3f} s "
+              f"(load {os.getloadavg()[0]:.1f})", flush=True)
+    before, now = statistics.median(timings["before"]), statistics.median(timings["now"])
+    wins = sum(n < b for b, n in zip(timings["before"], timings["now"]))
+    print(f"  A/B medians of {pairs} pairs: before {before:.3f} s ({rows / before:,.0f} rows/s), now {now:.3f} s "
+          f"({rows / now:,.0f} rows/s): {before / now:.3f}x; now faster in {wins} of {pairs} pairs")
+
+
 def report(seconds: float, rows: int) -> None:
     print(f"  fetch_pandas: {seconds:.3f} s, {rows / seconds:,.0f} rows/s")
     arrivals = [end for start, end, stage, detail in STAGES.events if stage.startswith("producer: next")]
@@ -250,6 +283,8 @@ def main(argv=None) -> int:
     parser.add_argument("--profile-lines", type=int, default=18)
     parser.add_argument("--connect-url", default="", help="an existing Spark Connect server (default: start one)")
     parser.add_argument("--no-reference", action="store_true", help="skip the toArrow() reference")
+    parser.add_argument("--ab", type=int, default=0, metavar="N",
+                        help="N alternated pairs: the embedded sample by a collected limit (before) against executeTake (now)")
     args = parser.parse_args(argv)
     print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())} ({os.cpu_count()} cores)",
           flush=True)
@@ -276,6 +311,8 @@ def main(argv=None) -> int:
                 with dbapi.connect(rest.url, timeout_s=600) as conn:
                     cur = conn.cursor()
                     fetch_once(cur, query, args.rows)  # warm up (a cold engine, the code paths)
+                    if args.ab:
+                        alternate(cur, query, args.rows, args.ab)
                     if reference is not None:
                         reference.run(query, args.rows)
                         reference.arrow_s.clear(), reference.total_s.clear()
@@ -293,15 +330,16 @@ def main(argv=None) -> int:
                             print(f"; reference toArrow() {reference.arrow_s[-1]:.3f} s, "
                                   f"with to_pandas {reference.total_s[-1]:.3f} s", end="")
                         print(flush=True)
-                    STAGES.seconds, STAGES.calls, STAGES.events, STAGES.profiles = (
-                        collections.defaultdict(float, best[1]), collections.defaultdict(int, best[2]), best[3],
-                        collections.defaultdict(list, best[4]))
-                    print(f"{args.engine}: {args.rows:,} rows x 5 columns, best of {args.runs}")
-                    report(best[0], args.rows)
-                    if reference is not None:
-                        reference.report(args.rows)
-                    if args.profile:
-                        print_profiles(args.profile_lines)
+                    if best is not None:  # --runs 0: the A/B pairs only
+                        STAGES.seconds, STAGES.calls, STAGES.events, STAGES.profiles = (
+                            collections.defaultdict(float, best[1]), collections.defaultdict(int, best[2]), best[3],
+                            collections.defaultdict(list, best[4]))
+                        print(f"{args.engine}: {args.rows:,} rows x 5 columns, best of {args.runs}")
+                        report(best[0], args.rows)
+                        if reference is not None:
+                            reference.report(args.rows)
+                        if args.profile:
+                            print_profiles(args.profile_lines)
             finally:
                 rest.stop()
                 gateway.shutdown()

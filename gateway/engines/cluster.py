@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import urllib.parse
 import urllib.request
@@ -25,6 +24,7 @@ from pathlib import Path
 from typing import Optional
 
 from gateway.errors import ConfigurationError
+from gateway.spark.java import java_binary
 
 SUBMIT_CLIENT = "org.apache.spark.deploy.Client"
 TOKEN_ENV = "SPARK_CONNECT_AUTHENTICATE_TOKEN"
@@ -86,26 +86,18 @@ def connect_jar(spark_home: Path) -> Path:
     return found[0]
 
 
-def java_command() -> str:
-    home = os.environ.get("JAVA_HOME")
-    java = str(Path(home) / "bin" / "java") if home else shutil.which("java")
-    if not java:
-        raise ConfigurationError("no java found (JAVA_HOME or PATH): the standalone driver client is a JVM")
-    return java
-
-
 def launch_command(spark_home: Path, master: str, conf: dict[str, str]) -> list[str]:
     """The standalone driver client's command line that submits an engine's driver (its settings as -D)."""
     cores = str(conf.get("spark.driver.cores", "1"))
     memory = memory_mb(conf.get("spark.driver.memory", "1g"))
-    return [java_command(), "-cp", f"{spark_home / 'jars'}/*",
+    return [java_binary(), "-cp", f"{spark_home / 'jars'}/*",
             *(f"-D{name}={value}" for name, value in conf.items()),
             SUBMIT_CLIENT, "--cores", cores, "--memory", f"{memory}m", "launch", master,
             connect_jar(spark_home).as_uri(), "org.apache.spark.sql.connect.service.SparkConnectServer"]
 
 
 def kill_command(spark_home: Path, master: str, driver_id: str) -> list[str]:
-    return [java_command(), "-cp", f"{spark_home / 'jars'}/*", SUBMIT_CLIENT, "kill", master, driver_id]
+    return [java_binary(), "-cp", f"{spark_home / 'jars'}/*", SUBMIT_CLIENT, "kill", master, driver_id]
 
 
 def client_env(token: Optional[str] = None) -> dict[str, str]:

@@ -191,7 +191,8 @@ class EngineManager:
             raise ConfigurationError("engine.proxy_user needs engine.deploy_mode = client: a standalone cluster runs "
                                      "drivers as its workers' user and has no proxy users")
         if config["metastore.hive_support"] and config["metastore.jdbc_url"]:
-            from gateway.spark.metastore import ensure_schema, java_binary
+            from gateway.spark.java import java_binary
+            from gateway.spark.metastore import ensure_schema
 
             ensure_schema(config, java_binary())  # once, before any engine opens the metastore
         period = self.idle_timeout_s / 4 if self.idle_timeout_s > 0 else MAX_REAP_PERIOD_S

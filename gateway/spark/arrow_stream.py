@@ -417,12 +417,23 @@ def measured_result_bytes(df, schema, estimate: int) -> Optional[MeasuredSize]:
         counted = plan.stats().rowCount()  # known for a range, a LIMIT, analysed tables
         rows = int(counted.get().toString()) if counted.isDefined() else \
             estimate / (8 + int(plan.schema().defaultSize()))  # Catalyst's width of a row (EstimationUtils)
-        sample = small_result(df.limit(SAMPLE_ROWS))  # the JVM's Arrow: toArrow() refuses some types
+        sample = _first_rows_arrow(df, SAMPLE_ROWS)
     except ENGINE_ERRORS:
         return None
     if sample.num_rows == 0:
         return None
     return MeasuredSize(int(rows * sample.nbytes / sample.num_rows), counted.isDefined() or estimate < UNKNOWN_SIZE)
+
+
+def _first_rows_arrow(df, rows: int) -> pa.Table:
+    """The first ``rows`` rows of ``df`` as the JVM's Arrow (``toArrow()`` refuses some types), taken by
+    ``executeTake`` (a job over the first partition, more only when it holds fewer rows) and converted in
+    the driver. ``small_result(df.limit(rows))`` collected the limit as Arrow through ``CollectLimitExec``'s
+    ``execute``: a local limit in every partition, a shuffle into one, a second stage (3 tasks for the
+    benchmarks' two-partition range, on the critical path of every big streamed result)."""
+    limited = df.limit(rows)
+    plan = jdataframe(limited, Capability.PARTITION_STREAM, _WHAT).queryExecution().executedPlan()
+    return _driver_rows_arrow(limited, plan, session_zone(df))
 
 
 def _mark_last(batches: Iterator[pa.RecordBatch]) -> Iterator[tuple[pa.RecordBatch, bool]]:

@@ -7,11 +7,11 @@ import hashlib
 import json
 import logging
 import os
-import shutil
 import subprocess
 from pathlib import Path
 
 from gateway.config import WorkbenchConfig
+from gateway.spark.java import java_binary
 
 log = logging.getLogger(__name__)
 DUMP_TIMEOUT_S = 300
@@ -30,9 +30,8 @@ def archive_name(prefix: str, *decides) -> str:
     binary, and ``decides``: class path settings) — a JVM never meets an archive made for other classes."""
     import pyspark
 
-    java = os.environ.get("JAVA_HOME") or shutil.which("java") or ""
     identity = json.dumps([pyspark.__version__, str(Path(pyspark.__file__).resolve().parent),
-                           str(Path(java).resolve()) if java else "",
+                           str(Path(java_binary()).resolve()),
                            *decides])
     return f"{prefix}-{hashlib.sha256(identity.encode()).hexdigest()[:16]}.jsa"
 

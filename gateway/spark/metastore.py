@@ -11,7 +11,6 @@ with ``autoCreateAll`` off and Hive's schema verification off (the tables carry 
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import zipfile
 from pathlib import Path
@@ -117,8 +116,3 @@ def _safe(url: str) -> str:
     import re
 
     return re.sub(r"(?i)(password=)[^&;]*", r"\1***", url)
-
-
-def java_binary() -> str:
-    java_home = os.environ.get("JAVA_HOME")
-    return str(Path(java_home) / "bin" / "java") if java_home else (shutil.which("java") or "java")

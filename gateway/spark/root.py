@@ -4,52 +4,26 @@ from __future__ import annotations
 import logging
 import os
 import re
-import shutil
 import socket
-import subprocess
 import sys
 import threading
 from pathlib import Path
 
 from gateway.config import WorkbenchConfig, engine_kind
 from gateway.spark.connect import connect_root, connect_root_at, new_connect_session
-from gateway.errors import ConfigurationError, JavaNotFoundError
+from gateway.errors import ConfigurationError
 from gateway.spark.class_archive import archive_name, class_archive_dir, dump_class_archive, java_option
 from gateway.spark.backend import Capability, is_connect, jcontext, jvm, supports
-from gateway.spark.metastore import ensure_schema, java_binary, jdbc_conf
+from gateway.spark.java import java_binary, java_version
+from gateway.spark.metastore import ensure_schema, jdbc_conf
 from gateway.spark.scheduler import ALLOCATION_FILE, check_allocation_file, write_allocation_file
 
-MIN_JAVA = 17
-_INSTALL_HINT = ("Install Java 17 or newer (Debian/Ubuntu: apt-get install openjdk-17-jdk-headless) "
-                 "and make sure `java` is on PATH or JAVA_HOME points at it.")
 _lock = threading.Lock()
 # The root client of engine.kind = managed: no server listens on port 1 (a privileged port), so a call that
 # reached it by mistake fails as ENGINE_DOWN instead of talking to some server.
 NO_SERVER = "sc://127.0.0.1:1"
 # The class archive this process's embedded driver started without (spark.class_archive): written at its stop.
 _archive_at_stop: Path | None = None
-
-
-def java_version() -> int:
-    """Major version of the Java that Spark will launch; raise a clear error if there is none."""
-    java_home = os.environ.get("JAVA_HOME")
-    java = str(Path(java_home) / "bin" / "java") if java_home else shutil.which("java")
-    if not java or not Path(java).exists():
-        raise JavaNotFoundError(f"Java was not found. {_INSTALL_HINT}")
-    try:
-        out = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise JavaNotFoundError(f"Running {java} -version failed ({exc}). {_INSTALL_HINT}") from None
-    match = re.search(r'version "(\d+)(?:\.(\d+))?', out.stderr + out.stdout)
-    if not match:
-        raise JavaNotFoundError(f"Could not read the version of {java}. {_INSTALL_HINT}")
-    major = int(match.group(1))
-    if major == 1 and match.group(2):  # "1.8.0" style
-        major = int(match.group(2))
-    if major < MIN_JAVA:
-        raise JavaNotFoundError(f"Java {major} was found at {java}, but Spark 4 needs Java {MIN_JAVA}+. "
-                                f"{_INSTALL_HINT}")
-    return major
 
 
 def spark_conf(config: WorkbenchConfig) -> dict[str, str]:

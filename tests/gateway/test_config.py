@@ -99,7 +99,7 @@ def test_invalid_toml(tmp_path):
 
 def test_missing_java_says_what_to_install(monkeypatch, tmp_path):
     from gateway.errors import JavaNotFoundError
-    from gateway.spark.root import java_version
+    from gateway.spark.java import java_version
 
     monkeypatch.setenv("JAVA_HOME", str(tmp_path / "no-java"))
     with pytest.raises(JavaNotFoundError, match="Install Java 17 or newer"):
@@ -108,7 +108,7 @@ def test_missing_java_says_what_to_install(monkeypatch, tmp_path):
 
 def test_old_java_is_refused_with_the_version(monkeypatch, tmp_path):
     from gateway.errors import JavaNotFoundError
-    from gateway.spark.root import java_version
+    from gateway.spark.java import java_version
 
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
@@ -118,3 +118,39 @@ def test_old_java_is_refused_with_the_version(monkeypatch, tmp_path):
     monkeypatch.setenv("JAVA_HOME", str(tmp_path))
     with pytest.raises(JavaNotFoundError, match="Java 11 was found.*needs Java 17"):
         java_version()
+
+
+def test_every_java_launch_uses_the_same_binary(monkeypatch, tmp_path):
+    """The driver client, the metastore's schema tool (via java_binary) and the class archives' names all take
+    JAVA_HOME's java: a class archive made by one Java is never mapped by another."""
+    import shutil
+
+    from gateway.engines.cluster import launch_command
+    from gateway.spark.class_archive import archive_name
+    from gateway.spark.java import java_binary
+
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    system_java = java_binary()
+    assert system_java == shutil.which("java")
+    name_with_system_java = archive_name("engine")
+    (tmp_path / "bin").mkdir()
+    other_java = tmp_path / "bin" / "java"
+    other_java.write_text("#!/bin/sh\nexit 0\n")
+    other_java.chmod(0o755)
+    monkeypatch.setenv("JAVA_HOME", str(tmp_path))
+    assert java_binary() == str(other_java)
+    spark_home = tmp_path / "spark"
+    (spark_home / "jars").mkdir(parents=True)
+    (spark_home / "jars" / "spark-connect_2.13-4.3.0.jar").write_bytes(b"")
+    assert launch_command(spark_home, "spark://127.0.0.1:7077", {})[0] == str(other_java)
+    assert archive_name("engine") != name_with_system_java
+
+
+def test_no_java_on_path_says_where_it_looked(monkeypatch, tmp_path):
+    from gateway.errors import JavaNotFoundError
+    from gateway.spark.java import java_binary
+
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(JavaNotFoundError, match="no `java` on PATH.*Install Java 17"):
+        java_binary()
