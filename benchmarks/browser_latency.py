@@ -23,7 +23,7 @@ the workbench starts: the embedded metastore admits one process). The popup is t
 from the keydown event to the first animation frame in which the popup shows the expected candidate.
 
     .venv/bin/python benchmarks/browser_latency.py [--tables 2000] [--columns 20] [--runs 20] [--data-dir D]
-                                                   [--typing-gap-ms 100]
+                                                   [--typing-gap-ms 100] [--only click]
 
 The workbench runs with the default configuration (rest.enabled off, whatever the environment says), so the
 figures are those of ``./workbench`` as installed. The script stops with an error if the editor's completion
@@ -179,13 +179,15 @@ def main() -> None:
                         "run with the same directory and sizes skips creating them (10,000 tables take ~11 min)")
     parser.add_argument("--prepare-only", action="store_true", help="create the tables, measure nothing")
     parser.add_argument("--typing-gap-ms", type=int, default=100, help="the gap between keys of the typed case")
+    parser.add_argument("--only", choices=("click",), help="click: only click to first row of SELECT 1 (after 3 "
+                        "warm-up clicks), no popups; with --tables 0 nothing is created first")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="browser-latency-") as tmp:
         data = args.data_dir or Path(tmp)
         data.mkdir(parents=True, exist_ok=True)
         prepared = data / f"bench-tables-{args.tables}x{args.columns}"
         env = dict(os.environ, WORKBENCH_DATA_DIR=str(data), WORKBENCH_SPARK_MASTER="local[2]")
-        if not prepared.exists():
+        if not prepared.exists() and args.tables:
             started = time.monotonic()
             subprocess.run([sys.executable, "-c", CREATE_TABLES, str(args.tables), str(args.columns)],
                            cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -200,6 +202,11 @@ def main() -> None:
             page.goto(bench.url)   # Spark starts with the first page: on a loaded machine that took over 6 minutes
             page.get_by_role("heading", name="SQL editor").wait_for(timeout=900_000)
             editor_frame(page, timeout_s=900)
+            if args.only == "click":
+                # the page settled (its first runs and the dictionary's shipping can replace the frame)
+                _clicks_only(page, wait_for_dictionary(page, "window.sqlEditorDictionary && window.sqlEditorDictionary()"),
+                             args)
+                return
             frame = wait_for_dictionary(page, "window.sqlEditorDictionary && window.sqlEditorDictionary()")
             # The session's current database is "default": name the sample tables by database.
             replace_text(page, frame, "USE sample")
@@ -245,6 +252,15 @@ def main() -> None:
     show("click to first row, SELECT 1", select1)
     if join:
         show("click to first row, the sample join", join)
+
+
+def _clicks_only(page, frame, args) -> None:
+    """``--only click``: SELECT 1 click to first row alone (the quick A/B of the editor's click path)."""
+    for _ in range(3):
+        click_to_rows_ms(page, frame, "SELECT 1")
+    select1 = [click_to_rows_ms(page, frame, "SELECT 1") for _ in range(args.runs)]
+    print(f"machine load (1 min) {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    show("click to first row, SELECT 1", select1)
 
 
 def _cold(page, frame, i: int) -> float:

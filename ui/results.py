@@ -274,7 +274,12 @@ def _result_grid(gateway, session, run: Run) -> None:
     if profile_panel.render_explain(run):  # EXPLAIN's plan as text, not one grid cell
         return
     names = list(frame_of(spool.columns, []).columns)
-    sort, filters, search = _grid_request(names, str(spool.operation))
+    if spool.total > 1:
+        sort, filters, search = _grid_request(names, str(spool.operation))
+    else:
+        # One row (SELECT 1, a count) or none: nothing to sort, filter or search. The controls are 13 of the
+        # result area's 30 elements, each drawn by the browser before the row shows (benchmarks/click_counts.py).
+        sort, filters, search = [], [], ""
     page_rows = spool.display_limit or GRID_PAGE_ROWS
     page_number = st.session_state.get("grid_page", 1)
     try:

@@ -3,8 +3,9 @@ draft is saved (the store write no longer comes before the run), the draft is st
 statement's rows come with the click's own rerun of the result area (``Run.result_draws``), not a second."""
 import time
 
+import pytest
 from conftest import event, open_app, rerun_until_ended
-from gateway import LOCAL_USER
+from gateway import LOCAL_USER, GatewayError, OperationNotFoundError, OperationStatus
 from ui import editor_panel
 
 
@@ -66,3 +67,47 @@ def test_a_run_that_outlasts_the_clicks_wait_counts_the_draws_until_its_rows(fre
     rerun_until_ended(at)
     assert run.result_shown and run.result_draws >= 2
     assert at.dataframe[0].value["two"].tolist() == [2]
+
+
+def grid_controls(at) -> list[str]:
+    """The keys of the grid's search, sort and filter widgets on the page."""
+    return [w.key for kind in ("text_input", "multiselect", "selectbox") for w in at.get(kind)
+            if (w.key or "").startswith(("grid_search_", "grid_sort_", "grid_filter_"))]
+
+
+def test_a_one_row_result_shows_its_row_without_the_grids_controls(fresh_tabs, monkeypatch):
+    # Sort, filter and search of one row change nothing: the click's draw leaves their 13 elements out.
+    monkeypatch.setattr(editor_panel, "QUICK_WAIT_S", 60)
+    at = open_app()
+    event(at, action="run_all", text="SELECT 1 AS one", tab=at.session_state["active_tab"])
+    assert at.session_state["current_run"].result_shown
+    assert at.dataframe[0].value["one"].tolist() == [1]
+    assert grid_controls(at) == []
+    assert any("1 row" in c.value for c in at.caption)
+    event(at, action="run_all", text="SELECT id FROM range(3)", tab=at.session_state["active_tab"])
+    rerun_until_ended(at)
+    operation = str(at.session_state["current_run"].operation)
+    assert sorted(grid_controls(at)) == sorted(f"grid_{name}_{operation}" for name in (
+        "search", "sort", "filter_column", "filter_op", "filter_value"))
+    assert at.dataframe[0].value["id"].tolist() == [0, 1, 2]
+
+
+def test_the_tabs_last_run_is_closed_once_the_next_one_is_submitted(fresh_tabs, monkeypatch):
+    monkeypatch.setattr(editor_panel, "QUICK_WAIT_S", 60)
+    at = open_app()
+    tab = at.session_state["active_tab"]
+    event(at, action="run_all", text="SELECT 'first' AS f", tab=tab)
+    first = at.session_state["current_run"]
+    assert first.finished
+    event(at, action="run_all", text="SELECT 'second' AS s", tab=tab)
+    second = at.session_state["current_run"]
+    assert second is not first and second.finished and at.dataframe[0].value["s"].tolist() == ["second"]
+    # Closed (its spool and files gone) by the second click, after that click's statement was submitted.
+    gateway, session = first.spool.gateway, first.spool.session   # the page's own view of the gateway
+    try:
+        status = gateway.get_operation_info(session, first.operation).status
+    except OperationNotFoundError:
+        status = OperationStatus.CLOSED   # a closed operation may be forgotten at once
+    assert status is OperationStatus.CLOSED
+    with pytest.raises(GatewayError):
+        gateway.result_page(session, first.operation, 0, 10)
