@@ -27,8 +27,12 @@ sys.path.insert(0, str(ROOT))
 TABLES = ("ct", "rt", "io")
 
 
+STARTED = time.monotonic()
+
+
 def emit(event: str, **data) -> None:
-    print(json.dumps({"event": event, **data}, default=str), flush=True)
+    """One event line; ``at_s``, the seconds since this process started, shows where a cycle's time goes."""
+    print(json.dumps({"event": event, "at_s": round(time.monotonic() - STARTED, 2), **data}, default=str), flush=True)
 
 
 def state(gateway, session, data_dir: Path) -> dict:

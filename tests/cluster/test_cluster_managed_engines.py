@@ -25,7 +25,7 @@ def _wait(what: str, predicate, timeout_s: float, log=None):
         value = predicate()
         if value:
             return value
-        time.sleep(0.5)
+        time.sleep(0.1)  # a start or an exit is seen 0.1 s after it, not up to 0.5 s
     raise AssertionError(f"no {what} within {timeout_s} s" + (f":\n{log.read_text(errors='replace')[-3000:]}"
                                                                if log is not None and log.exists() else ""))
 

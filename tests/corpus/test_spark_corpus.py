@@ -81,7 +81,7 @@ def _selected(choice: str) -> list[str]:
 
 SCRIPTS = _selected(os.environ.get("WORKBENCH_CORPUS", ""))
 # Scripts that also run over REST (JSON pages) and through the DB-API client (Arrow pages).
-REMOTE_SCRIPTS = ["comments", "window", "show-tables"]
+REMOTE_SCRIPTS = ["comments", "literals", "show-tables"]
 NONDETERMINISTIC = re.compile(r"\b(rand|randn|random|uuid|now|current_\w+|localtimestamp|shuffle|"
                               r"unix_timestamp\s*\(\s*\))", re.IGNORECASE)
 STATEMENT_TIMEOUT_S = 120

@@ -4,7 +4,7 @@ killed mid-statement ends only that user's statements; a second gateway on the s
 and its reaper stops it once idle; a third gateway adopts a running engine; a failed start says why.
 
 Each engine costs a JVM (about 20 s to start on a quiet machine, 500 MB): the engines are shared by the
-tests of this module, in order."""
+tests of this module, in order (alice's and bob's, the first ones started from the module's class archive, by all)."""
 from __future__ import annotations
 
 import os
@@ -134,29 +134,30 @@ def _value(gateway, principal, handle, statement):
     return rows
 
 
-def test_the_first_engine_writes_a_class_archive_and_the_next_engines_start_from_it(gateways, archive_dir):
-    """First in the module: no engine has written the module's archive yet."""
+def test_the_first_engine_writes_a_class_archive_and_the_next_engines_start_from_it(gateways, archive_dir, request):
+    """First in the module: no engine has written the module's archive yet. The next engines are alice's and
+    bob's, which the module's tests share (the ``opened`` fixture starts them once the archive is written)."""
     archiving = gateways()
     archive = archiving.engines.class_archive()
     assert archive.parent == archive_dir and not archive.exists()
-    with acting_as(Principal("kim", admin=True)):
+    kim = Principal("kim", admin=True)
+    with acting_as(kim):
         kims = archiving.open_session(name="kim-1")
-    kims_engine = _record(archiving, _session(archiving, Principal("kim", admin=True), kims).engine_id)
+    kims_engine = _record(archiving, _session(archiving, kim, kims).engine_id)
     assert "-XX:+RecordDynamicDumpInfo" in _cmdline(kims_engine.pid)  # no archive yet: this one may write it
     assert wait_for(archive.exists, timeout_s=START_S), "no class archive was written"
     assert not list(archive.parent.glob("*.partial"))
-    lee = Principal("lee", admin=True)
-    with acting_as(lee):
-        lees = archiving.open_session(name="lee-1")
-    lees_engine = _record(archiving, _session(archiving, lee, lees).engine_id)
-    assert f"-XX:SharedArchiveFile={archive}" in _cmdline(lees_engine.pid)
-    assert str(archive) in Path(f"/proc/{lees_engine.pid}/maps").read_text()  # the JVM mapped it: it is used
-    assert _value(archiving, lee, lees, "SELECT 'archived'") == [["archived"]]
-    for principal, handle in ((Principal("kim", admin=True), kims), (lee, lees)):
-        with acting_as(principal):
-            archiving.close_session(handle)
-    for record in (kims_engine, lees_engine):
-        archiving.engines.stop(record.engine_id)
+    with acting_as(kim):
+        archiving.close_session(kims)
+    archiving.engines.stop(kims_engine.engine_id)
+
+    first, opened = request.getfixturevalue("first"), request.getfixturevalue("opened")
+    assert first.engines.class_archive() == archive
+    for principal, name in ((ALICE, "alice-1"), (BOB, "bob-1")):
+        pid = _record(first, _session(first, principal, opened[name]).engine_id).pid
+        assert f"-XX:SharedArchiveFile={archive}" in _cmdline(pid), name
+        assert str(archive) in Path(f"/proc/{pid}/maps").read_text(), name  # the JVM mapped it: it is used
+    assert _value(first, ALICE, opened["alice-1"], "SELECT 'archived'") == [["archived"]]
 
 
 def test_each_user_gets_an_engine_of_their_own_shared_by_their_sessions(first, opened):
