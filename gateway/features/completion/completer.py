@@ -544,6 +544,13 @@ class SchemaCache:
                 store.clear()
 
 
+def _settle(ended: list, caches: list[SchemaCache]) -> None:
+    """Tell every cache that the statements which made ``ended`` [(change, its database)] are over."""
+    for change, database in ended:
+        for cache in caches:
+            cache.settle(change, database)
+
+
 def _relation_key(change: Change, own_database: Optional[str]) -> tuple[str, str]:
     """(database, name), lower case, of the relation a change names (the session's database for a bare name)."""
     parts = change.relation
@@ -886,9 +893,7 @@ class Completer:
         with self._lock:
             caches = list(self._caches.values())
             ended = self._making.pop(session.handle, [])
-        for change, database in ended:
-            for cache in caches:
-                cache.settle(change, database)
+        _settle(ended, caches)
         self._schedule(caches)
 
     def statement_seen(self, session, text: str) -> None:
@@ -919,9 +924,7 @@ class Completer:
             caches = list(self._caches.values())
             if cache is not None:
                 self._stale.pop(id(cache), None)
-        for change, database in ended:
-            for other in caches:
-                other.settle(change, database)
+        _settle(ended, caches)
 
     def drop(self, session) -> None:
         """Forget what is known of the session's catalog now (changed behind the gateway's back)."""
