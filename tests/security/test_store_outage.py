@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from conftest import event
 from gateway import GatewayService, LOCAL_USER
 from gateway.rest.server import process_gateway
 from gateway.store import WorkbenchStore
@@ -40,14 +41,6 @@ def app_gateway(gateway, config, postgres):
     service.store = original
 
 
-def _event(at, **event):
-    """What the editor component sends: an event with a fresh id."""
-    at.session_state["sql_editor"] = {"events": [{"id": f"test-{time.monotonic_ns()}", **event}]}
-    at.run()
-    assert not at.exception, at.exception
-    return at
-
-
 def _warnings(at) -> str:
     return " ".join(str(w.value) for w in at.warning)
 
@@ -61,12 +54,12 @@ def test_a_draft_typed_during_an_outage_is_kept_and_saved_when_the_store_is_back
     at.run()
     assert not at.exception, at.exception
     tab_id = at.session_state["active_tab"]
-    _event(at, action="change", text="SELECT 'before the outage'", tab=tab_id)
+    event(at, action="change", text="SELECT 'before the outage'", tab=tab_id)
     assert _saved_text(app_gateway, tab_id) == "SELECT 'before the outage'"
 
     postgres.pause()
     typed = "SELECT 'typed while the store was down'"
-    _event(at, action="change", text=typed, tab=tab_id)
+    event(at, action="change", text=typed, tab=tab_id)
     assert at.session_state["unsaved_drafts"] == {tab_id: typed}
     assert "kept in this browser tab" in _warnings(at), _warnings(at)
     assert at.session_state["editor_text"] == typed
@@ -92,7 +85,7 @@ def test_a_draft_typed_after_a_reload_during_the_outage_becomes_a_tab(app_gatewa
     at.run()
     assert not at.exception, at.exception
     stand_in = at.session_state["active_tab"]
-    _event(at, action="change", text="SELECT 'written offline'", tab=stand_in)
+    event(at, action="change", text="SELECT 'written offline'", tab=stand_in)
     postgres.resume()
     at.run()
     assert not at.exception, at.exception

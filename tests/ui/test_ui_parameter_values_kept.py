@@ -2,46 +2,28 @@
 session of the same user (a reload, another browser) gets them back, and each run's history entry holds
 the values it bound. Streamlit's AppTest over this run's Spark and store."""
 import datetime as dt
-import time
-from pathlib import Path
 
-from streamlit.testing.v1 import AppTest
-
-from conftest import rerun_until_ended, wait_for
+from conftest import event, open_app, rerun_until_ended, wait_for
 from gateway import LOCAL_USER
 
-APP = str(Path(__file__).resolve().parents[2] / "app.py")
 TEXT = "-- :n number\nSELECT id, :from AS a, :to AS b FROM range(10) WHERE id = :n"
 
 
-def _open():
-    at = AppTest.from_file(APP, default_timeout=180)
-    at.run()
-    assert not at.exception, at.exception
-    return at
-
-
-def _event(at, **fields):
-    at.session_state["sql_editor"] = {"events": [{"id": f"k-{time.monotonic_ns()}", **fields}]}
-    at.run()
-    assert not at.exception, at.exception
-
-
 def test_values_come_back_in_a_new_browser_session_and_go_into_history(fresh_tabs, gateway):
-    first = _open()
+    first = open_app()
     tab = first.session_state["active_tab"]
-    _event(first, action="change", text=TEXT, tab=tab)
+    event(first, action="change", text=TEXT, tab=tab)
     first.number_input(key=f"param-{tab}-n-number").set_value(3).run()
     first.date_input(key=f"param-{tab}-from-date range").set_value((dt.date(2024, 1, 2), dt.date(2024, 2, 3))).run()
     assert not first.exception, first.exception
     kept = next(t for t in gateway.list_tabs(LOCAL_USER) if t.tab_id == tab).parameter_values
     assert kept == {"n": 3.0, "from": ["2024-01-02", "2024-02-03"]}
 
-    second = _open()    # a reload: a new browser session, nothing of the first one's state
+    second = open_app()    # a reload: a new browser session, nothing of the first one's state
     assert second.session_state["active_tab"] == tab
     assert second.number_input(key=f"param-{tab}-n-number").value == 3
     assert second.date_input(key=f"param-{tab}-from-date range").value == (dt.date(2024, 1, 2), dt.date(2024, 2, 3))
-    _event(second, action="run_all", text=TEXT, tab=tab)
+    event(second, action="run_all", text=TEXT, tab=tab)
     rerun_until_ended(second)
     run = second.session_state["current_run"]
     assert run.error is None and run.parameters == {"n": 3, "from": dt.date(2024, 1, 2), "to": dt.date(2024, 2, 3)}
