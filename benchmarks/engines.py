@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
 import subprocess
 import statistics
 import sys
@@ -165,6 +164,7 @@ def run_engine(name: str, url: str, args) -> dict:
                 rest.stop()
                 gateway.shutdown()
     else:
+        from benchmarks.rest_vs_thrift import stop_process, wait_for_port
         from ports import free_port
 
         port = free_port()
@@ -178,43 +178,15 @@ def run_engine(name: str, url: str, args) -> dict:
                                   start_new_session=True)
         rest_url = f"http://127.0.0.1:{port}"
         try:
-            wait_for_rest(rest_url, server, Path(data_dir) / "server.log")
+            wait_for_port(port, server)
             figures = measure(rest_url, args.runs, args.big_runs, args.settle_s, args.pyarrow_backend)
             figures.update(memory_with_sessions(rest_url, args.sessions, server.pid))
         finally:
-            stop_server(server)
+            stop_process(server)
             log.close()
     if name == "connect":
         figures.update(raw_connect(url, args.runs, args.big_runs))
     return figures
-
-
-def wait_for_rest(url: str, server: subprocess.Popen, log_path: Path, timeout_s: float = 300.0) -> None:
-    """Until the served REST API answers /v1/info (its Spark is up), or say why not."""
-    import urllib.request
-
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError(f"the workbench server exited {server.returncode}: {log_path.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(f"{url}/v1/info", timeout=5):
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"the workbench server did not answer in {timeout_s:.0f} s: {log_path.read_text()[-3000:]}")
-
-
-def stop_server(server: subprocess.Popen) -> None:
-    """SIGTERM to the server's process group (it and its driver JVM), SIGKILL after 60 s."""
-    try:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        os.killpg(server.pid, signal.SIGKILL)
-        server.wait(timeout=30)
-    except ProcessLookupError:
-        pass
 
 
 def main(argv=None) -> int:
