@@ -213,10 +213,11 @@ def trace_summary(path: Path, top: int = 14) -> None:
     for e in events:
         name = e.get("name", "")
         if e.get("cat", "").startswith("blink.user_timing") and name.startswith("wb-"):
+            key = (name, json.dumps(e.get("id", e.get("id2")), sort_keys=True))
             if e.get("ph") == "b":
-                begun[(name, e.get("id", e.get("id2")))] = e["ts"]
-            elif e.get("ph") == "e" and (name, e.get("id", e.get("id2"))) in begun:
-                windows[name.split("-")[1]].append((begun.pop((name, e.get("id", e.get("id2")))), e["ts"]))
+                begun[key] = e["ts"]
+            elif e.get("ph") == "e" and key in begun:
+                windows[name.split("-")[1]].append((begun.pop(key), e["ts"]))
     slices = [e for e in events if e.get("ph") == "X" and (e["pid"], e["tid"]) in main
               and e.get("name") in _TRACE_KINDS and e.get("dur")]
     for kind in ("parse", "popup"):

@@ -8,8 +8,11 @@ way" is a state, not a timing; the wait's bound is raised far past the test's ow
 """
 from __future__ import annotations
 
+import json
+import socket
 import threading
 import time
+from http import client as httpclient
 
 import pytest
 import uvicorn
@@ -39,17 +42,25 @@ def route_server(gateway):
     app = Starlette(routes=[Route(completion_route.ROUTE, completion_route._complete_endpoint,  # noqa: SLF001
                                   methods=completion_route._EVERY_METHOD)])  # noqa: SLF001
     setattr(app.state, completion_route._STATE, gateway)  # noqa: SLF001
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, name="completion-route-test", daemon=True)
+    # Bound as Streamlit binds its own (streamlit/web/server/starlette/starlette_server.py): a socket that does not
+    # name TCP, whose connections asyncio leaves with Nagle's algorithm on.
+    listening = socket.socket(family=socket.AF_INET)
+    listening.bind(("127.0.0.1", 0))
+    listening.listen()
+    listening.setblocking(False)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, name="completion-route-test",
+                              daemon=True)
     thread.start()
     deadline = time.monotonic() + 60
     while not server.started and thread.is_alive() and time.monotonic() < deadline:
         time.sleep(0.01)   # uvicorn says nothing else when it is listening
     assert server.started, "the route's server did not start"
-    port = server.servers[0].sockets[0].getsockname()[1]
-    yield f"http://127.0.0.1:{port}"
+    server.test_url = f"http://127.0.0.1:{listening.getsockname()[1]}"
+    yield server
     server.should_exit = True
     thread.join(30)
+    listening.close()
 
 
 @pytest.fixture()
@@ -86,6 +97,7 @@ def ask(url: str, session, token: str, statement: str, position: int, seq: int):
 
 
 def test_a_newer_request_ends_the_older_ones_wait_for_a_load_and_does_not_queue_behind_it(route_server, held_load):
+    route_server = route_server.test_url
     handle, token, gate, entered = held_load
     older: dict = {}
     waiting = threading.Thread(target=lambda: older.update(
@@ -105,3 +117,28 @@ def test_a_newer_request_ends_the_older_ones_wait_for_a_load_and_does_not_queue_
     gate.set()
     after = ask(route_server, handle, token, "SELECT w. FROM ss_orders w", 9, seq=3)
     assert after.status == 200 and set(after.body["candidates"]) == {"ss_id", "ss_amount"}, after.body
+
+
+def test_the_routes_connection_sends_without_nagles_delay(gateway, route_server):
+    """An answer's body goes out right behind its headers: the route sets TCP_NODELAY on its connection, which
+    a server binding its socket as Streamlit does leaves off (the body then waited ~40 ms for the browser's
+    delayed ACK). Read from the server's side of the connection while it is open."""
+    handle = gateway.open_session(name="no-delay")
+    try:
+        token = gateway.completion_credential(handle)["token"]
+        address = route_server.test_url.rsplit(":", 1)
+        connection = httpclient.HTTPConnection(address[0].split("//")[1], int(address[1]), timeout=60)
+        try:
+            connection.request("POST", completion_route.ROUTE.format(session=handle),
+                               json.dumps({"statement": "SELECT ", "position": 7, "details": True}),
+                               {"Authorization": f"Bearer {token}", "Origin": route_server.test_url,
+                                "Content-Type": "application/json"})
+            answer = connection.getresponse()
+            assert answer.status == 200 and json.loads(answer.read())["candidates"]
+            flags = [protocol.transport.get_extra_info("socket").getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+                     for protocol in route_server.server_state.connections]
+            assert flags and all(flags), flags
+        finally:
+            connection.close()
+    finally:
+        gateway.close_session(handle)
