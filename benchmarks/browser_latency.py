@@ -23,7 +23,7 @@ the workbench starts: the embedded metastore admits one process). The popup is t
 from the keydown event to the first animation frame in which the popup shows the expected candidate.
 
     .venv/bin/python benchmarks/browser_latency.py [--tables 2000] [--columns 20] [--runs 20] [--data-dir D]
-                                                   [--typing-gap-ms 100] [--only click] [--trace T.json]
+                                                   [--typing-gap-ms 100] [--only click|completion] [--trace T.json]
 
 The workbench runs with the default configuration (rest.enabled off, whatever the environment says), so the
 figures are those of ``./workbench`` as installed. The script stops with an error if the editor's completion
@@ -300,8 +300,9 @@ def main() -> None:
     parser.add_argument("--typing-gap-ms", type=int, default=100, help="the gap between keys of the typed case")
     parser.add_argument("--trace", type=Path, help="record a Chromium trace of the cold and CTE cases to this file "
                                                     "and print what the main thread ran within their popups")
-    parser.add_argument("--only", choices=("click",), help="click: only click to first row of SELECT 1 (after 3 "
-                        "warm-up clicks), no popups; with --tables 0 nothing is created first")
+    parser.add_argument("--only", choices=("click", "completion"),
+                        help="click: only click to first row of SELECT 1 (after 3 warm-up clicks), no popups; with "
+                             "--tables 0 nothing is created first. completion: only the popups (the quick A/B)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="browser-latency-") as tmp:
         data = args.data_dir or Path(tmp)
@@ -354,6 +355,26 @@ def main() -> None:
             routes = frame.evaluate("window.sqlEditorCompletionRoutes()")
             if routes["path"] != "route" or routes["rerun"] != before["rerun"] or routes["direct_errors"]:
                 raise SystemExit(f"the popups did not all come from the completion route: {before} -> {routes}")
+            print(f"machine load (1 min) {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+            print(f"completion path: {routes['path']} (the route on Streamlit's server); requests by path {routes}")
+            show("keystroke to popup, warm (SELECT * FROM ␣)", warm)
+            show("keystroke to popup, cold (t. of a table not seen yet)", cold)
+            show("keystroke to popup, CTE columns (s. of WITH s AS …)", cte)
+            show(f"keystroke to popup, typed FROM t … t. ({args.typing_gap_ms} ms gaps)", typed)
+            if server:
+                for name, values in (("cold", server_cold), ("CTE", server_cte), ("typed", server_typed)):
+                    if values:
+                        show(f"server side, completion route ({name} case)", values)
+                show("server side, completion route (all three cases)", server)
+            else:
+                print("server side: no Server-Timing read from the completion route's answers")
+            for case, phases in PHASES.items():
+                show_phases(case, phases)
+            if args.trace:
+                trace_summary(args.trace)
+            sys.stdout.flush()   # the completion figures stand even if a run below fails
+            if args.only == "completion":
+                return
             running = [run_to_running_ms(page, frame, f"SELECT * FROM range({37 + i})") for i in range(args.runs)]
             select1 = [click_to_rows_ms(page, frame, "SELECT 1") for _ in range(args.runs)]
             join = []
@@ -361,23 +382,6 @@ def main() -> None:
                 join = [click_to_rows_ms(page, frame, "SELECT c.country, count(*) AS n FROM orders o JOIN "
                                                       "customers c ON o.customer_id = c.id GROUP BY c.country")
                         for _ in range(max(3, args.runs // 4))]
-    print(f"machine load (1 min) {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    print(f"completion path: {routes['path']} (the route on Streamlit's server); requests by path {routes}")
-    show("keystroke to popup, warm (SELECT * FROM ␣)", warm)
-    show("keystroke to popup, cold (t. of a table not seen yet)", cold)
-    show("keystroke to popup, CTE columns (s. of WITH s AS …)", cte)
-    show(f"keystroke to popup, typed FROM t … t. ({args.typing_gap_ms} ms gaps)", typed)
-    if server:
-        for name, values in (("cold", server_cold), ("CTE", server_cte), ("typed", server_typed)):
-            if values:
-                show(f"server side, completion route ({name} case)", values)
-        show("server side, completion route (all three cases)", server)
-    else:
-        print("server side: no Server-Timing read from the completion route's answers")
-    for case, phases in PHASES.items():
-        show_phases(case, phases)
-    if args.trace:
-        trace_summary(args.trace)
     show("Ctrl+Enter to the running state shown", running)
     show("click to first row, SELECT 1", select1)
     if join:
