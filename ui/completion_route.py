@@ -23,9 +23,10 @@ gets its turn when a later one of the same editor (same session and credential) 
 went away (an aborted fetch), gets 409 ``SupersededError`` without the engine being asked: typing fast leaves
 no backlog ahead of the keystroke the popup is for. Nor does a newer request wait out an older one's bounded
 wait for a table's columns (``ANSWER_WAIT_S``, the burst ``SELECT t`` then ``.``): its arrival ends that wait
-(``CompletionSupersession``), and the older one gets 409 too. Each answer's ``X-Completion-Counts`` says how many of that
-editor's requests were computed and dropped; its ``Server-Timing`` the route's phases (``queue``: waiting for
-the editor's earlier request, ``complete``: the engine, ``encode``: the JSON, ``route``: all of it).
+(``CompletionSupersession``), the older one gets 409 too, and the newer may wait on for that load in its place.
+Each answer's ``X-Completion-Counts`` says how many of that editor's requests were computed and dropped; its
+``Server-Timing`` the route's phases (``queue``: waiting for the editor's earlier request, ``complete``: the
+engine, ``encode``: the JSON, ``route``: all of it).
 Without a real Streamlit server (AppTest) there is no route; the editor then uses REST when it is
 on, else reruns, and says so.
 """
@@ -62,6 +63,7 @@ class _Client:
         self.seq = -1
         self.turn = asyncio.Lock()
         self.running = None   # the Supersession of the request the engine is answering now
+        self.continues = None  # the deadline of the wait it ended, if it was waiting (the next one may go on)
         self.computed = 0
         self.dropped = 0
 
@@ -91,7 +93,8 @@ def _client_of(session: str, credential: str, data) -> tuple[Optional[_Client], 
             del _clients[oldest]
     _clients.move_to_end(key)
     if seq > state.seq and state.running is not None:
-        state.running.supersede()   # its wait for a table's columns ends now: this one does not queue behind it
+        # Its wait for a table's columns ends now: this one does not queue behind it, and may wait on in its place.
+        state.continues = state.running.supersede() or state.continues
     state.seq = max(state.seq, seq)
     return state, seq
 
@@ -174,7 +177,8 @@ async def _complete_endpoint(request):
             refusal.headers["X-Completion-Counts"] = client.counts()
             return refusal
         from gateway import CompletionSupersession
-        client.running = supersession = CompletionSupersession()
+        client.running = supersession = CompletionSupersession(client.continues)
+        client.continues = None
         try:
             response = await _answer(request, gateway, credential, session, data, entered, time.perf_counter(),
                                      supersession)

@@ -89,21 +89,31 @@ class Supersession:
     """Whether a newer request of the same editor has arrived (ui/completion_route.py says so on its arrival).
     A request waiting within ``answering_now`` for a table's columns then stops waiting at once and ends with
     ``SupersededError``, computing nothing further: the newer request, the one a popup is for, does not queue
-    behind that bounded wait (the burst ``SELECT t`` then ``.`` of a fast typist)."""
+    behind that bounded wait (the burst ``SELECT t`` then ``.`` of a fast typist).
 
-    def __init__(self) -> None:
+    ``continues``: the deadline (time.monotonic()) of the wait of the request this one superseded, if it was
+    waiting: this one may wait up to ``ANSWER_WAIT_S`` past it (at most twice its own bound), as long as it would
+    have waited behind that request, so that a load taking a little longer than one bound still makes one round
+    trip, not two; once the columns are there it answers at once."""
+
+    def __init__(self, continues: Optional[float] = None) -> None:
         self._lock = threading.Lock()
         self._superseded = False
         self._waiting: list[threading.Condition] = []
+        self.continues = continues
+        self.waiting_until: Optional[float] = None   # the deadline of this request's wait for columns, once waiting
 
-    def supersede(self) -> None:
-        """Called once a newer request arrived: wakes this request's wait, if it is waiting."""
+    def supersede(self) -> Optional[float]:
+        """Called once a newer request arrived: wakes this request's wait, if it is waiting, and returns that
+        wait's deadline (for the newer request's ``continues``), else None."""
         with self._lock:
             self._superseded = True
             waiting = list(self._waiting)
+            until = self.waiting_until if waiting else None
         for condition in waiting:
             with condition:
                 condition.notify_all()
+        return until
 
     def is_set(self) -> bool:
         return self._superseded
@@ -113,6 +123,7 @@ class Supersession:
         """While a wait on ``condition`` runs: ``supersede`` notifies it (held by the caller)."""
         with self._lock:
             self._waiting.append(condition)
+            self.waiting_until = _ANSWER_BY.get()
         try:
             yield
         finally:
@@ -131,7 +142,10 @@ def answering_now(superseded: Optional[Supersession] = None):
     ``superseded``: ends the short wait for a load under way once a newer request of the same editor came."""
     loading: list = []
     token = _ANSWER_NOW.set(loading)
-    by = _ANSWER_BY.set(time.monotonic() + ANSWER_WAIT_S)
+    deadline = time.monotonic() + ANSWER_WAIT_S
+    if superseded is not None and superseded.continues is not None:
+        deadline = min(deadline + ANSWER_WAIT_S, max(deadline, superseded.continues + ANSWER_WAIT_S))
+    by = _ANSWER_BY.set(deadline)
     cancel = _SUPERSEDED.set(superseded)
     try:
         yield loading
