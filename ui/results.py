@@ -88,7 +88,7 @@ def render_run(gateway, session, run: Run) -> None:
         return
     if run.canceled or run.error:
         _record_finish(run)
-        _status_line(st.empty(), run, profile_panel.spark_ui_link(gateway, session, run))
+        _status_line(st, run, profile_panel.spark_ui_link(gateway, session, run))   # drawn in place
         profile_panel.render_entry(gateway, session, run)  # the elapsed time opens the query profile
         if run.status == "CANCELED":
             who = "Canceled by an admin or another client" if run.canceled_elsewhere else "Canceled"
@@ -140,7 +140,8 @@ def _record_finish(run: Run) -> None:
 
 
 def _status_line(slot, run: Run, sql_execution_url: str | None = None) -> None:
-    """The run's status, elapsed time and rows (and a script's statements) in ``slot`` (an ``st.empty``)."""
+    """The run's status, elapsed time and rows (and a script's statements) in ``slot``: an ``st.empty`` kept for
+    it, or ``st`` itself (here)."""
     spool = run.spool
     icon = {"FINISHED": ":material/check_circle:", "ERROR": ":material/error:", "CANCELED": ":material/stop_circle:"}.get(run.status, ":material/hourglass_top:")
     parts = [f"{icon} **{run.status}**", f"{run.elapsed_s:.2f} s"]
