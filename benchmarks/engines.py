@@ -280,8 +280,8 @@ def main(argv=None) -> int:
                              "its first session opens, and SELECT 1s timed during that load measure it instead "
                              "(about 75 against 40 ms embedded); 0 times them at once")
     parser.add_argument("--big-runs", type=int, default=2, help="1M-row fetches per engine (default 2)")
-    parser.add_argument("--big-warmup", type=int, default=1,
-                        help="1M-row fetches per engine before the timed ones (default 1): a fresh engine's first big "
+    parser.add_argument("--big-warmup", type=int, default=2,
+                        help="1M-row fetches per engine before the timed ones (default 2): a fresh engine's first big "
                              "fetch pays its JIT compilation (the Connect server's JVM used 2-6 CPU s for it against 1-1.5 "
                              "later, measured); their rates are printed apart as 'cold'")
     parser.add_argument("--connect-pid", type=int, default=0,
