@@ -125,8 +125,9 @@ COMBINE_BYTES = 8 << 20
 # Rows per Arrow batch the server makes (a SQL conf of the session, 10,000 by default), set when a gateway session
 # opens: as many as the result buffer holds, so that each page the client takes is one batch the server sent, not
 # five combined (a copy) and each Connect response is one ReleaseExecute RPC of the reattachable stream fewer.
-# Measured for 1M rows x 5 columns (benchmarks/engines.py's query, 46 MB): 20 gRPC responses instead of 100, the
-# gateway's CPU 0.26 s against 0.31 s, the server JVM's about a tenth less. The server still bounds a batch by bytes
+# Measured for 1M rows x 5 columns (benchmarks/engines.py's query, 46 MB): 20 gRPC responses instead of 100; CPU per
+# fetch, medians of 19 alternated pairs under load: the gateway's 0.24 s against 0.27, the server JVM's 0.87 against
+# 1.03 (wall time even under that load; docs/engines.md). The server still bounds a batch by bytes
 # (spark.connect.grpc.arrow.maxBatchSize, 4 MB: wide rows come in smaller batches, combined as before), and a
 # task holds its partition's batches whole either way: the server's memory is unchanged, the buffer's bounds too.
 BATCH_ROWS_CONF = "spark.sql.execution.arrow.maxRecordsPerBatch"
