@@ -18,7 +18,8 @@ the client reads from this one, as a user's notebook does (``--server separate``
 pandas conversion and the server's page work do not share one interpreter lock. ``--server in-process`` serves
 REST from a thread of the measuring process instead (the figures of stops 33-36).
 
-    .venv/bin/python benchmarks/engines.py [--runs N] [--big-runs N] [--big-warmup N] [--sessions N] [--connect-url sc://127.0.0.1:15002]
+    .venv/bin/python benchmarks/engines.py [--runs N] [--big-runs N] [--big-warmup N] [--sessions N]
+        [--connect-url sc://127.0.0.1:15002 [--connect-pid PID]]
         [--pyarrow-backend] [--server separate|in-process]
 """
 from __future__ import annotations
@@ -157,7 +158,8 @@ def raw_connect(url: str, runs: int, big_runs: int, big_warmup: int = 1, engine_
             table = spark.sql(BIG).toArrow()
             if run >= big_warmup:
                 rates.append(table.num_rows / (time.perf_counter() - start))
-                cpu.append((time.process_time() - client_before, cpu_s(engine_pid) - engine_before if engine_pid else 0.0))
+                engine = cpu_s(engine_pid) - engine_before if engine_pid else 0.0
+                cpu.append((time.process_time() - client_before, engine))
     finally:
         spark.stop()
     return {"raw_rows_per_s": max(rates), "raw_select1_median": statistics.median(timings),
@@ -282,10 +284,11 @@ def main(argv=None) -> int:
     parser.add_argument("--big-runs", type=int, default=2, help="1M-row fetches per engine (default 2)")
     parser.add_argument("--big-warmup", type=int, default=2,
                         help="1M-row fetches per engine before the timed ones (default 2): a fresh engine's first big "
-                             "fetch pays its JIT compilation (the Connect server's JVM used 2-6 CPU s for it against 1-1.5 "
-                             "later, measured); their rates are printed apart as 'cold'")
+                             "fetch pays its JIT compilation (the Connect server's JVM used 2-6 CPU s for it against "
+                             "1-1.5 later, measured); their rates are printed apart as 'cold'")
     parser.add_argument("--connect-pid", type=int, default=0,
-                        help="the PID of --connect-url's server JVM on this machine, for its CPU seconds (a server started here: its own)")
+                        help="the PID of --connect-url's server JVM on this machine, for its CPU seconds (a server "
+                             "started here: its own)")
     parser.add_argument("--sessions", type=int, default=20, help="open sessions for the memory figure (default 20)")
     parser.add_argument("--pyarrow-backend", action="store_true",
                         help="also time fetch_pandas(dtype_backend='pyarrow') (pandas.ArrowDtype columns, not Spark's "
@@ -344,7 +347,8 @@ def main(argv=None) -> int:
               f"{', '.join(f'{r:,.0f}' for r in figures['rows_per_s_cold']) or '-'}")
         print(f"{name}: CPU s per fetch (median): client {cpu['client']:.2f}, workbench server process "
               f"{cpu['gateway']:.2f}, engine JVM {'-' if cpu.get('engine') is None else format(cpu['engine'], '.2f')}; "
-              f"{moved['exchanges']:.0f} REST exchanges ({moved['pages']:.0f} pages of rows), {moved['mb']:.1f} MB; first page at {moved['first_s']:.2f} s, "
+              f"{moved['exchanges']:.0f} REST exchanges ({moved['pages']:.0f} pages of rows), {moved['mb']:.1f} MB; "
+              f"first page at {moved['first_s']:.2f} s, "
               f"last at {moved['last_s']:.2f} s of {moved['total_s']:.2f} s")
     for name, figures in results.items():
         if "rows_per_s_pyarrow_backend" in figures:
