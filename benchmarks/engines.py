@@ -273,6 +273,12 @@ def run_engine(name: str, url: str, args) -> dict:
     return figures
 
 
+def _seconds(value: Optional[float]) -> str:
+    """CPU seconds, or '-' where the process was not counted apart (--server in-process: the client's count holds the
+    server's; a --connect-url server without --connect-pid)."""
+    return "-" if value is None else f"{value:.2f}"
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=50, help="timed SELECT 1 runs per engine (default 50)")
@@ -346,7 +352,7 @@ def main(argv=None) -> int:
               f"{figures['rows_per_s_min']:,.0f}, best {figures['rows_per_s']:,.0f}) of {args.big_runs}; cold first "
               f"{', '.join(f'{r:,.0f}' for r in figures['rows_per_s_cold']) or '-'}")
         print(f"{name}: CPU s per fetch (median): client {cpu['client']:.2f}, workbench server process "
-              f"{cpu['gateway']:.2f}, engine JVM {'-' if cpu.get('engine') is None else format(cpu['engine'], '.2f')}; "
+              f"{_seconds(cpu.get('gateway'))}, engine JVM {_seconds(cpu.get('engine'))}; "
               f"{moved['exchanges']:.0f} REST exchanges ({moved['pages']:.0f} pages of rows), {moved['mb']:.1f} MB; "
               f"first page at {moved['first_s']:.2f} s, "
               f"last at {moved['last_s']:.2f} s of {moved['total_s']:.2f} s")
