@@ -153,17 +153,18 @@ def raw_connect(url: str, runs: int, big_runs: int, big_warmup: int = 1, engine_
             if run >= 10:
                 timings.append((time.perf_counter() - start) * 1000)
         for run in range(big_warmup + big_runs):
-            engine_before, client_before = cpu_s(engine_pid) if engine_pid else 0.0, time.process_time()
+            engine_before, client_before = cpu_s(engine_pid) if engine_pid else None, time.process_time()
             start = time.perf_counter()
             table = spark.sql(BIG).toArrow()
             if run >= big_warmup:
                 rates.append(table.num_rows / (time.perf_counter() - start))
-                engine = cpu_s(engine_pid) - engine_before if engine_pid else 0.0
+                engine = cpu_s(engine_pid) - engine_before if engine_pid else None
                 cpu.append((time.process_time() - client_before, engine))
     finally:
         spark.stop()
     return {"raw_rows_per_s": max(rates), "raw_select1_median": statistics.median(timings),
-            "raw_cpu_s": [statistics.median(c[0] for c in cpu), statistics.median(c[1] for c in cpu)]}
+            "raw_cpu_s": [statistics.median(c[0] for c in cpu),
+                          statistics.median(c[1] for c in cpu) if engine_pid else None]}
 
 
 def measure(url: str, runs: int, big_runs: int, settle_s: float = 0.0, pyarrow_backend: bool = False,
@@ -364,7 +365,7 @@ def main(argv=None) -> int:
         print(f"connect, pyspark's own client (no gateway): SELECT 1 toArrow() median "
               f"{results['connect']['raw_select1_median']:.1f} ms; 1M x 5 toArrow() "
               f"{results['connect']['raw_rows_per_s']:,.0f} rows/s (CPU s per fetch: client "
-              f"{results['connect']['raw_cpu_s'][0]:.2f}, engine JVM {results['connect']['raw_cpu_s'][1]:.2f})")
+              f"{results['connect']['raw_cpu_s'][0]:.2f}, engine JVM {_seconds(results['connect']['raw_cpu_s'][1])})")
     if len(results) == 2:
         print(f"connect / embedded SELECT 1 median: {results['connect']['median'] / results['embedded']['median']:.2f}x")
     print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
