@@ -36,7 +36,6 @@ import asyncio
 import hashlib
 import json
 import logging
-import socket
 import threading
 import time
 from collections import OrderedDict
@@ -44,7 +43,7 @@ from typing import Optional
 
 from gateway import AuthenticationError, GatewayError
 
-from . import login_cookie
+from . import login_cookie, tcp_no_delay
 
 log = logging.getLogger(__name__)
 
@@ -120,14 +119,14 @@ def _bearer(request) -> Optional[str]:
 
 
 def _no_delay(request) -> None:
-    """Send this connection's answers at once (TCP_NODELAY). Streamlit binds its listening socket itself, without
-    naming TCP (protocol 0), so asyncio leaves Nagle's algorithm on for its connections: an answer's body, written
-    after its headers, then waited for the browser's delayed ACK, ~40 ms on 127.0.0.1 (the cold ``t.``'s ``parse``
-    phase). The connection is uvicorn's (its ``receive`` reaches the transport); anything else is left as it is."""
+    """TCP_NODELAY on this request's connection (ui/tcp_no_delay.py says why: Streamlit's listener leaves Nagle on,
+    and a body written after its headers waited ~40 ms for the browser's delayed ACK, the popups' ``parse``). Set
+    here too, per request: the browser may send the completion POST on a keep-alive connection accepted before
+    the listener got the option."""
     try:
-        sock = request.receive.__self__.transport.get_extra_info("socket")
-        if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        transport = tcp_no_delay.transport_of(request.receive)
+        if transport is not None:
+            tcp_no_delay.set_no_delay(transport.get_extra_info("socket"))
     except Exception:  # noqa: BLE001 - another server or a moved internal: answers as before, only later
         log.debug("completion route: could not set TCP_NODELAY on the connection", exc_info=True)
 
