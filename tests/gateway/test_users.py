@@ -52,9 +52,13 @@ def _cli(tmp_path, *args, stdin: str = "", extra_env=None) -> subprocess.Complet
 
     assert args[0] in ("users", "tokens"), "only the account commands run in this process"
     out, err = io.StringIO(), io.StringIO()
-    saved_env, saved_stdin = dict(os.environ), sys.stdin
-    os.environ.clear()
-    os.environ.update(_environment(tmp_path, extra_env))
+    # only the WORKBENCH_ variables change (the settings), and back after: nothing else of the process sees a gap
+    wanted = {k: v for k, v in _environment(tmp_path, extra_env).items() if k.startswith("WORKBENCH_")}
+    saved = {k: v for k, v in os.environ.items() if k.startswith("WORKBENCH_")}
+    saved_stdin = sys.stdin
+    for name in set(saved) - set(wanted):
+        del os.environ[name]
+    os.environ.update(wanted)
     sys.stdin = io.StringIO(stdin)
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -64,8 +68,9 @@ def _cli(tmp_path, *args, stdin: str = "", extra_env=None) -> subprocess.Complet
                 code = exit_.code
     finally:
         sys.stdin = saved_stdin
-        os.environ.clear()
-        os.environ.update(saved_env)
+        for name in set(wanted) - set(saved):
+            del os.environ[name]
+        os.environ.update(saved)
     return subprocess.CompletedProcess(["python", "-m", "gateway", *args], code, out.getvalue(), err.getvalue())
 
 
