@@ -8,6 +8,7 @@ from gateway import LOCAL_PRINCIPAL, GatewayContract, GatewayError, GatewayServi
 from gateway.rest import process_gateway
 from ui import startup
 from ui.login import served, user_gateway
+from ui.tcp_no_delay import no_delay_for_this_session
 
 STARTUP_WAIT_S = 0.3  # a warm process answers within this; a cold one shows the starting page
 
@@ -21,6 +22,10 @@ if PagesManager.uses_pages_directory:
     st.rerun()
 
 st.set_page_config(page_title="Spark SQL Workbench", page_icon="⚡", layout="wide")
+
+# Nagle off on this browser's connection (and the server's later ones): ui/tcp_no_delay.py says why.
+if "tcp_no_delay" not in st.session_state:
+    st.session_state.tcp_no_delay = no_delay_for_this_session()
 
 # The core's pages; each feature brings its own (Feature.pages), placed by their order.
 CORE_PAGES = [

@@ -2,8 +2,11 @@
 (a Spark Connect server started here from pyspark's own spark-submit, or one given with --connect-url).
 
 Prints, for each engine: ``SELECT 1`` through the project's client (execute, every page, close) median
-and p95, and 1,000,000 rows x 5 columns (bigint, double, string, date, timestamp) through
-``fetch_pandas`` (Arrow pages) in rows/s, best of the runs; on ``connect`` the same ``SELECT 1`` and 1M rows
+and p95, and 1,000,000 rows x 5 columns (bigint, decimal, string, date, timestamp) through
+``fetch_pandas`` (Arrow pages) in rows/s, best of the runs (and their median and least, after ``--big-warmup``
+untimed fetches whose rates are shown as "cold"), with the CPU seconds each fetch cost the client, the workbench's
+server process and the engine's JVM (/proc's counts: load does not inflate them as it does wall time), the REST
+exchanges and bytes, and when the first and last page arrived; on ``connect`` the same ``SELECT 1`` and 1M rows
 read by pyspark's own client (``toArrow()``, no gateway) for reference: what the server gives at best; the
 memory (RSS) of the workbench process with 20 sessions open, each having run a statement (on
 ``embedded`` also with its driver JVM, a child process); and the machine's load average before and
@@ -15,7 +18,8 @@ the client reads from this one, as a user's notebook does (``--server separate``
 pandas conversion and the server's page work do not share one interpreter lock. ``--server in-process`` serves
 REST from a thread of the measuring process instead (the figures of stops 33-36).
 
-    .venv/bin/python benchmarks/engines.py [--runs N] [--big-runs N] [--sessions N] [--connect-url sc://127.0.0.1:15002]
+    .venv/bin/python benchmarks/engines.py [--runs N] [--big-runs N] [--big-warmup N] [--sessions N]
+        [--connect-url sc://127.0.0.1:15002 [--connect-pid PID]]
         [--pyarrow-backend] [--server separate|in-process]
 """
 from __future__ import annotations
@@ -29,6 +33,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -68,6 +73,53 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_s(pid: int) -> float:
+    """CPU seconds (user + system, every thread) a process has used: /proc/<pid>/stat's utime and stime."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / _TICKS
+
+
+class FetchCounter:
+    """What one fetch moved: REST exchanges and their bytes, counted on the client's own calls (a wrapper that
+    calls the real ``exchange``), and when each page of rows arrived (seconds since ``reset``)."""
+
+    def __init__(self) -> None:
+        from workbench_client.http import GatewayClient
+
+        self.exchanges = self.bytes = 0
+        self.arrivals: list[float] = []
+        self.origin = time.perf_counter()
+        real = GatewayClient.exchange
+        counter = self
+
+        def counted(client, *args, **kwargs):
+            content_type, payload = real(client, *args, **kwargs)
+            counter.exchanges += 1
+            counter.bytes += len(payload)
+            if len(payload) > 65_536:  # a page of the big result's rows (not a NOT_READY, a status, the submit)
+                counter.arrivals.append(time.perf_counter() - counter.origin)
+            return content_type, payload
+
+        GatewayClient.exchange = counted
+
+    def reset(self) -> None:
+        self.exchanges = self.bytes = 0
+        self.arrivals = []
+        self.origin = time.perf_counter()
+
+
+def _command(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/comm") as comm:
+            return comm.read().strip()
+    except OSError:
+        return ""
+
+
 def memory_with_sessions(url: str, sessions: int, server_pid: int) -> dict:
     """RSS of the workbench process (``server_pid``) and of it with its children, with ``sessions`` connections
     open, each having run a statement (its session exists on the engine, its temporary view too)."""
@@ -86,29 +138,41 @@ def memory_with_sessions(url: str, sessions: int, server_pid: int) -> dict:
             conn.close()
 
 
-def raw_connect(url: str, runs: int, big_runs: int) -> dict:
+def raw_connect(url: str, runs: int, big_runs: int, big_warmup: int = 1, engine_pid: int = 0) -> dict:
     """pyspark's own Spark Connect client, no gateway, on the same server: ``spark.sql("SELECT 1").toArrow()``
-    median (ms) and 1M x 5 ``toArrow()`` (rows/s, best): what the server gives at best."""
+    median (ms) and 1M x 5 ``toArrow()`` (rows/s, best; CPU seconds of this process and of the server's JVM,
+    median): what the server gives at best."""
     from pyspark.sql.connect.session import SparkSession as ConnectSession
 
     spark = ConnectSession.builder.remote(url).create()
-    rates, timings = [], []
+    rates, timings, cpu = [], [], []
     try:
         for run in range(runs + 10):  # the first 10 warm up
             start = time.perf_counter()
             assert spark.sql("SELECT 1").toArrow().num_rows == 1
             if run >= 10:
                 timings.append((time.perf_counter() - start) * 1000)
-        for _ in range(big_runs):
+        for run in range(big_warmup + big_runs):
+            engine_before, client_before = cpu_s(engine_pid) if engine_pid else None, time.process_time()
             start = time.perf_counter()
             table = spark.sql(BIG).toArrow()
-            rates.append(table.num_rows / (time.perf_counter() - start))
+            if run >= big_warmup:
+                rates.append(table.num_rows / (time.perf_counter() - start))
+                engine = cpu_s(engine_pid) - engine_before if engine_pid else None
+                cpu.append((time.process_time() - client_before, engine))
     finally:
         spark.stop()
-    return {"raw_rows_per_s": max(rates), "raw_select1_median": statistics.median(timings)}
+    return {"raw_rows_per_s": max(rates), "raw_select1_median": statistics.median(timings),
+            "raw_cpu_s": [statistics.median(c[0] for c in cpu),
+                          statistics.median(c[1] for c in cpu) if engine_pid else None]}
 
 
-def measure(url: str, runs: int, big_runs: int, settle_s: float = 0.0, pyarrow_backend: bool = False) -> dict:
+def measure(url: str, runs: int, big_runs: int, settle_s: float = 0.0, pyarrow_backend: bool = False,
+            big_warmup: int = 1, processes: Optional[dict] = None) -> dict:
+    """``processes``: name -> pid of the processes whose CPU seconds each big fetch is charged (the workbench's
+    server process, the engine's JVM); the client's own is this process's (every thread: its prefetch too)."""
+    processes = processes or {}
+    counter = FetchCounter()
     with dbapi.connect(url, timeout_s=600) as conn:  # a cold engine on a loaded machine: minutes
         cur = conn.cursor()
         timings = []
@@ -121,14 +185,25 @@ def measure(url: str, runs: int, big_runs: int, settle_s: float = 0.0, pyarrow_b
             if run >= 10:
                 timings.append((time.perf_counter() - start) * 1000)
         timings.sort()
-        rates = []
-        for _ in range(big_runs):
+        rates, cold, cpu, moved = [], [], [], []
+        for run in range(big_warmup + big_runs):
+            before = {name: cpu_s(pid) for name, pid in processes.items()}
+            client_before = time.process_time()
+            counter.reset()
             start = time.perf_counter()
             cur.execute(BIG)
             frame = cur.fetch_pandas()
             seconds = time.perf_counter() - start
             assert len(frame) == 1_000_000 and len(frame.columns) == 5
+            if run < big_warmup:  # the engine's first big fetches (JIT, first allocations): shown, not counted
+                cold.append(len(frame) / seconds)
+                continue
             rates.append(len(frame) / seconds)
+            cpu.append({"client": time.process_time() - client_before,
+                        **{name: cpu_s(pid) - before[name] for name, pid in processes.items()}})
+            moved.append({"exchanges": counter.exchanges, "mb": counter.bytes / 1e6,
+                          "pages": len(counter.arrivals), "first_s": counter.arrivals[0],
+                          "last_s": counter.arrivals[-1], "total_s": seconds})
         arrow_rates = []
         for _ in range(big_runs if pyarrow_backend else 0):  # after the default runs: the same warm engine
             start = time.perf_counter()
@@ -138,7 +213,10 @@ def measure(url: str, runs: int, big_runs: int, settle_s: float = 0.0, pyarrow_b
             assert len(frame) == 1_000_000 and len(frame.columns) == 5
             arrow_rates.append(len(frame) / seconds)
     figures = {"median": statistics.median(timings), "p95": timings[max(0, int(len(timings) * 0.95) - 1)],
-               "rows_per_s": max(rates)}
+               "rows_per_s": max(rates), "rows_per_s_median": statistics.median(rates),
+               "rows_per_s_min": min(rates), "rows_per_s_cold": cold,
+               "cpu_s": {name: statistics.median(c[name] for c in cpu) for name in cpu[0]},
+               "moved": {key: statistics.median(m[key] for m in moved) for key in moved[0]}}
     if arrow_rates:
         figures["rows_per_s_pyarrow_backend"] = max(arrow_rates)
     return figures
@@ -158,7 +236,8 @@ def run_engine(name: str, url: str, args) -> dict:
             gateway = GatewayService(config)
             rest = serve_in_background(gateway, "127.0.0.1", 0)
             try:
-                figures = measure(rest.url, args.runs, args.big_runs, args.settle_s, args.pyarrow_backend)
+                figures = measure(rest.url, args.runs, args.big_runs, args.settle_s, args.pyarrow_backend,
+                                  args.big_warmup)
                 figures.update(memory_with_sessions(rest.url, args.sessions, os.getpid()))
             finally:
                 rest.stop()
@@ -179,14 +258,26 @@ def run_engine(name: str, url: str, args) -> dict:
         rest_url = f"http://127.0.0.1:{port}"
         try:
             wait_for_port(port, server)
-            figures = measure(rest_url, args.runs, args.big_runs, args.settle_s, args.pyarrow_backend)
+            processes = {"gateway": server.pid}
+            if name == "connect" and args.connect_pid:
+                processes["engine"] = args.connect_pid
+            elif name == "embedded":  # its driver JVM, a child of the server process: charged apart
+                processes.update({"engine": pid for pid in descendants(server.pid) if _command(pid) == "java"})
+            figures = measure(rest_url, args.runs, args.big_runs, args.settle_s, args.pyarrow_backend,
+                              args.big_warmup, processes)
             figures.update(memory_with_sessions(rest_url, args.sessions, server.pid))
         finally:
             stop_process(server)
             log.close()
     if name == "connect":
-        figures.update(raw_connect(url, args.runs, args.big_runs))
+        figures.update(raw_connect(url, args.runs, args.big_runs, args.big_warmup, args.connect_pid))
     return figures
+
+
+def _seconds(value: Optional[float]) -> str:
+    """CPU seconds, or '-' where the process was not counted apart (--server in-process: the client's count holds the
+    server's; a --connect-url server without --connect-pid)."""
+    return "-" if value is None else f"{value:.2f}"
 
 
 def main(argv=None) -> int:
@@ -198,6 +289,13 @@ def main(argv=None) -> int:
                              "its first session opens, and SELECT 1s timed during that load measure it instead "
                              "(about 75 against 40 ms embedded); 0 times them at once")
     parser.add_argument("--big-runs", type=int, default=2, help="1M-row fetches per engine (default 2)")
+    parser.add_argument("--big-warmup", type=int, default=2,
+                        help="1M-row fetches per engine before the timed ones (default 2): a fresh engine's first big "
+                             "fetch pays its JIT compilation (the Connect server's JVM used 2-6 CPU s for it against "
+                             "1-1.5 later, measured); their rates are printed apart as 'cold'")
+    parser.add_argument("--connect-pid", type=int, default=0,
+                        help="the PID of --connect-url's server JVM on this machine, for its CPU seconds (a server "
+                             "started here: its own)")
     parser.add_argument("--sessions", type=int, default=20, help="open sessions for the memory figure (default 20)")
     parser.add_argument("--pyarrow-backend", action="store_true",
                         help="also time fetch_pandas(dtype_backend='pyarrow') (pandas.ArrowDtype columns, not Spark's "
@@ -231,7 +329,8 @@ def main(argv=None) -> int:
         for name in ("embedded", "connect"):
             command = [sys.executable, __file__, "--engine", name, "--connect-url", url, "--runs", str(args.runs),
                        "--big-runs", str(args.big_runs), "--sessions", str(args.sessions), "--settle-s", str(args.settle_s),
-                       "--server", args.server]
+                       "--server", args.server, "--big-warmup", str(args.big_warmup),
+                       "--connect-pid", str(server.pid if server is not None else args.connect_pid)]
             command += ["--pyarrow-backend"] if args.pyarrow_backend else []
             done = subprocess.run(command, capture_output=True, text=True, timeout=3600)
             lines = [line for line in done.stdout.splitlines() if line.startswith("FIGURES ")]
@@ -249,13 +348,24 @@ def main(argv=None) -> int:
         print(f"{name:<10} {figures['median']:>19.1f} {figures['p95']:>8.1f} {figures['rows_per_s']:>27,.0f} "
               f"{figures['rss_mib']:>22.0f} {figures['rss_with_children_mib']:>14.0f}")
     for name, figures in results.items():
+        cpu, moved = figures["cpu_s"], figures["moved"]
+        print(f"{name}: 1M x 5 fetch_pandas rows/s median {figures['rows_per_s_median']:,.0f} (min "
+              f"{figures['rows_per_s_min']:,.0f}, best {figures['rows_per_s']:,.0f}) of {args.big_runs}; cold first "
+              f"{', '.join(f'{r:,.0f}' for r in figures['rows_per_s_cold']) or '-'}")
+        print(f"{name}: CPU s per fetch (median): client {cpu['client']:.2f}, workbench server process "
+              f"{_seconds(cpu.get('gateway'))}, engine JVM {_seconds(cpu.get('engine'))}; "
+              f"{moved['exchanges']:.0f} REST exchanges ({moved['pages']:.0f} pages of rows), {moved['mb']:.1f} MB; "
+              f"first page at {moved['first_s']:.2f} s, "
+              f"last at {moved['last_s']:.2f} s of {moved['total_s']:.2f} s")
+    for name, figures in results.items():
         if "rows_per_s_pyarrow_backend" in figures:
             print(f"{name}: 1M x 5 fetch_pandas(dtype_backend='pyarrow') {figures['rows_per_s_pyarrow_backend']:,.0f} "
                   "rows/s (ArrowDtype columns: not the issue's figure, which is Spark's toPandas() types)")
     if "connect" in results:
         print(f"connect, pyspark's own client (no gateway): SELECT 1 toArrow() median "
               f"{results['connect']['raw_select1_median']:.1f} ms; 1M x 5 toArrow() "
-              f"{results['connect']['raw_rows_per_s']:,.0f} rows/s")
+              f"{results['connect']['raw_rows_per_s']:,.0f} rows/s (CPU s per fetch: client "
+              f"{results['connect']['raw_cpu_s'][0]:.2f}, engine JVM {_seconds(results['connect']['raw_cpu_s'][1])})")
     if len(results) == 2:
         print(f"connect / embedded SELECT 1 median: {results['connect']['median'] / results['embedded']['median']:.2f}x")
     print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)

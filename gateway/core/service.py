@@ -52,7 +52,8 @@ from gateway.models import (MAX_TIMEOUT_MS, Column, FunctionDetail, FunctionInfo
                             OperationStatus, OperationType, ResultSet, ResultType, TableDetail, TableInfo, TableKind)
 from gateway.spark.jobs import engine_fact, engine_master, ui_url
 from gateway.spark import sql_metrics
-from gateway.spark.backend import NotAvailableOnBackend
+from gateway.spark.backend import NotAvailableOnBackend, is_connect
+from gateway.spark.connect import session_defaults
 from gateway.spark.liveness import driver_heap_max
 from gateway.spark.root import get_or_create_root, write_class_archive_at_stop
 from gateway.engines import EngineManager
@@ -214,7 +215,8 @@ class GatewayService(IdentityCalls, AdminCalls, EditorCalls, WorkspaceCalls, Res
         session = self.sessions.open(name, handle)
         try:
             self.restrictions.open_session(session)
-            for key, value in (config or {}).items():
+            defaults = session_defaults(int(self.config["result.buffer_max_rows"])) if is_connect(session.spark) else {}
+            for key, value in {**defaults, **(config or {})}.items():
                 session.spark.conf.set(str(key), str(value))
             for feature in self.features.values():
                 feature.open_session(session)

@@ -1,7 +1,7 @@
-"""A big result on the connect engine, page by page: the server's 10,000-row Arrow batches are combined up to
-the result buffer's bounds and no further, so the buffer holds at most its bound and each full page is one
-combined batch of the buffer's rows (a batch combined past the bound came out as two uneven pages); the
-token protocol is unchanged (the same token replays its page, the end comes with the last rows)."""
+"""A big result on the connect engine, page by page: the server's Arrow batches (as long as the buffer's bound,
+short at a partition's end) are combined up to the result buffer's bounds and no further, so the buffer holds at
+most its bound and each full page holds the buffer's rows (a batch combined past the bound came out as two uneven
+pages); the token protocol is unchanged (the same token replays its page, the end comes with the last rows)."""
 from __future__ import annotations
 
 import time
