@@ -371,7 +371,7 @@ class Child:
 @pytest.mark.timeout(1800)  # eight Spark starts; on a shared, loaded machine each can take a minute
 def test_sigkill_in_the_middle_of_a_write_is_repaired_on_restart(tmp_path):
     children: list[Child] = []
-    try:  # eight cold starts: a class archive written for them cost more than it saved (benchmarks/suite_class_archive.py)
+    try:  # eight cold starts: an archive written for them cost more than it saved (benchmarks/suite_class_archive.py)
         sigkill_and_restart(tmp_path, children)
     finally:
         for child in children:
