@@ -53,6 +53,10 @@ PROBE = textwrap.dedent('''
         with _lock, open(os.path.join(_LOG, name), "a") as out:
             out.write(json.dumps(record) + "\\n")
 
+    def _mark(name):
+        """One moment of the click's timeline (epoch seconds, the machine's clock, as the browser's is)."""
+        _write("marks.jsonl", {"name": name, "t": time.time()})
+
     def _wrap_class(cls):
         if cls in _patched:
             return
@@ -70,16 +74,59 @@ PROBE = textwrap.dedent('''
                     if run is not None:
                         run["gateway"][__name] = run["gateway"].get(__name, 0) + 1
                 started = time.perf_counter()
+                if depth == 0 and run is not None:
+                    _mark("gateway " + __name + " start")
                 _local.depth = depth + 1
                 try:
-                    return __f(*args, **kwargs)
+                    answer = __f(*args, **kwargs)
+                    if __name == "fetch_results" and depth == 0:
+                        _mark("fetch_results " + getattr(getattr(answer, "result_type", None), "name", "?"))
+                    return answer
                 finally:
                     _local.depth = depth
                     if depth == 0 and run is not None:
+                        _mark("gateway " + __name + " end")
                         run["gateway_ms"][__name] = round(run["gateway_ms"].get(__name, 0)
                                                           + (time.perf_counter() - started) * 1000, 1)
             wrapper.__name__ = name
             setattr(cls, name, wrapper)
+
+    def _patch_internals():
+        """Marks inside the gateway: the statement's end, the spool's first page and its end."""
+        try:
+            from gateway.core import operations
+            original_transition = operations.Operation.transition
+
+            def transition(self, target, __f=original_transition):
+                moved = __f(self, target)
+                if moved and target.is_terminal:
+                    _mark("statement " + target.name)
+                return moved
+            operations.Operation.transition = transition
+        except Exception as exc:  # noqa: BLE001
+            _write("errors.jsonl", {"error": "timeline marks: " + repr(exc)})
+        try:
+            from gateway.core import result_spool
+            original_add = result_spool.ResultSpool._add
+
+            def add(self, table, force, __f=original_add):
+                first = not self.files and not self._pending
+                __f(self, table, force)
+                if first:
+                    _mark("spool first page written")
+            result_spool.ResultSpool._add = add
+            original_fill = result_spool.ResultSpool.fill
+
+            def fill(self, pages, on_cap, __f=original_fill):
+                try:
+                    return __f(self, pages, on_cap)
+                finally:
+                    _mark("spool done")
+            result_spool.ResultSpool.fill = fill
+        except ImportError:
+            pass  # an older checkout spooled in ui/runs.py: its fetches are marked (fetch_results)
+        except Exception as exc:  # noqa: BLE001
+            _write("errors.jsonl", {"error": "timeline marks: " + repr(exc)})
 
     def _dump_calls():
         last = None
@@ -110,6 +157,8 @@ PROBE = textwrap.dedent('''
                     if delta == "new_element":
                         delta = msg.delta.new_element.WhichOneof("type")
                     kind = "delta:" + str(delta)
+                    if delta in ("dataframe", "arrow_data_frame", "arrow_table"):
+                        _mark("grid delta queued")
                 run["kinds"][kind] = run["kinds"].get(kind, 0) + 1
             return original_enqueue(self, msg)
 
@@ -118,6 +167,7 @@ PROBE = textwrap.dedent('''
                 try:
                     import gateway
                     _wrap_class(gateway.GatewayService)
+                    _patch_internals()
                 except Exception as exc:  # noqa: BLE001
                     _write("errors.jsonl", {"error": repr(exc)})
             fragments = list(ctx.fragment_ids_this_run or [])
@@ -132,6 +182,7 @@ PROBE = textwrap.dedent('''
                     names.append(fid)
             run = {"fragments": names, "msgs": 0, "bytes": 0, "kinds": {}, "gateway": {}, "gateway_ms": {},
                    "wall_start": time.time()}
+            _mark("run start " + (",".join(str(n) for n in names) or "PAGE"))
             _local.run = run
             profiler = None
             if os.path.exists(os.path.join(_LOG, "profile-on")):
@@ -150,6 +201,7 @@ PROBE = textwrap.dedent('''
                 run["cpu_ms"] = (time.thread_time() - cpu) * 1000
                 run["wall_ms"] = (time.perf_counter() - started) * 1000
                 run["wall_end"] = time.time()
+                _mark("run end " + (",".join(str(n) for n in names) or "PAGE"))
                 _local.run = None
                 _write("runs.jsonl", run)
 
@@ -224,6 +276,46 @@ def _read_runs(probe: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
+def _read_marks(probe: Path) -> list[dict]:
+    path = probe / "marks.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def steps(c: dict) -> list[tuple[str, float]]:
+    """One click's timeline: each moment's first occurrence, ms from the click (browser and server clocks
+    are the machine's)."""
+    t = c["timeline"]
+    if t["click"] is None:
+        return []
+    at = lambda epoch_ms: round(epoch_ms - t["click"], 1)  # noqa: E731
+    found: list[tuple[str, float]] = []
+
+    def first(name: str, epoch_ms) -> None:
+        if epoch_ms is not None and name not in dict(found):
+            found.append((name, at(epoch_ms)))
+
+    first("BackMsg sent (browser)", t["sent"][0] if t["sent"] else None)
+    for mark in t["marks"]:
+        name = mark["name"]
+        if name.startswith("gateway ") and not any(k in name for k in ("execute_statement", "spool_result",
+                                                                      "get_result_spool", "result_page",
+                                                                      "get_operation_info")):
+            continue
+        if name.startswith("fetch_results"):
+            name = "first page fetched (" + name.split()[-1] + ")"
+        first(name, mark["t"] * 1000)
+    msgs = t["ws"]
+    grid_index = len(c["to_row"]) - 1 if any(k.endswith(("dataframe", "arrow_table")) for _, k in c["to_row"]) else None
+    first("first frame received (browser)", msgs[0][0] if msgs else None)
+    if grid_index is not None and grid_index < len(msgs):
+        first("grid frame received (browser)", msgs[grid_index][0])
+    if t["grids"]:
+        first("grid element added (browser)", t["grids"][-1][0])
+        first("grid painted (browser, 2 frames on)", t["grids"][-1][1])
+    first("status badge hidden (editor)", t["idle"])
+    return sorted(found, key=lambda item: item[1])
+
+
 def _read_calls(probe: Path) -> collections.Counter:
     time.sleep(0.25)   # the probe writes its counters every 0.1 s
     path = probe / "calls.json"
@@ -246,6 +338,27 @@ def _describe(msg) -> str:
 RECORD_MESSAGES = """(() => {
   const Native = window.WebSocket;
   window.__wsTimes = [];
+  window.__wsSent = [];
+  window.__gridTimes = [];
+  const nativeSend = Native.prototype.send;
+  Native.prototype.send = function (data) {
+    window.__wsSent.push(performance.timeOrigin + performance.now());   // a BackMsg (the rerun request)
+    return nativeSend.call(this, data);
+  };
+  // A result grid put on the page: when its element appears, and the next frame after it (painted).
+  new MutationObserver((records) => {
+    for (const record of records) {
+      for (const node of record.addedNodes) {
+        if (node.nodeType === 1 && (node.matches('[data-testid="stDataFrame"]') ||
+                                    node.querySelector('[data-testid="stDataFrame"]'))) {
+          const added = performance.timeOrigin + performance.now();
+          requestAnimationFrame(() => requestAnimationFrame(() =>
+            window.__gridTimes.push([added, performance.timeOrigin + performance.now()])));
+          return;
+        }
+      }
+    }
+  }).observe(document, { childList: true, subtree: true });
   window.WebSocket = function (url, protocols) {
     const ws = protocols === undefined ? new Native(url) : new Native(url, protocols);
     ws.addEventListener("message", (e) => {
@@ -338,7 +451,8 @@ def click(page, frame, frames: Frames, probe: Path, pid: int, sql: str = "SELECT
     _wait_quiet(page, frames, probe)
     runs_before, frames_before, calls_before = len(_read_runs(probe)), len(frames.received), _read_calls(probe)
     cpu_before, jvm_before, browser_before = _process_cpu_s(pid), _jvm_cpu_s(pid), _browser_cpu_s(pid)
-    ws_before = page.evaluate("window.__wsTimes.length")
+    ws_before, sent_before, grids_before = page.evaluate(
+        "[window.__wsTimes.length, window.__wsSent.length, window.__gridTimes.length]")
     frame.evaluate(RECORD_CLICK)
     clicked = time.time()
     started = time.perf_counter()
@@ -359,13 +473,16 @@ def click(page, frame, frames: Frames, probe: Path, pid: int, sql: str = "SELECT
     cpu_quiet, jvm_quiet = _process_cpu_s(pid), _jvm_cpu_s(pid)
     click_at, idle_at = frame.evaluate("[window.__clickAt, window.__idleAt]")
     ws_times = page.evaluate(f"window.__wsTimes.slice({ws_before})")
+    ws_sent = page.evaluate(f"window.__wsSent.slice({sent_before})")
+    grids = page.evaluate(f"window.__gridTimes.slice({grids_before})")
+    marks = [m for m in _read_marks(probe) if m["t"] >= clicked - 0.05]
     runs = _read_runs(probe)[runs_before:]
     received = frames.received[frames_before:]
     grid_at = next((i for i, (_, kind) in enumerate(received) if kind in ("element:dataframe", "element:arrow_data_frame",
                                                                           "element:arrow_table")), None)
     to_row = received[:grid_at + 1] if grid_at is not None else received
     after = received[grid_at + 1:] if grid_at is not None else []
-    timeline = {"click": click_at, "idle": idle_at, "ws": ws_times}
+    timeline = {"click": click_at, "idle": idle_at, "ws": ws_times, "sent": ws_sent, "grids": grids, "marks": marks}
     return {"row_ms": row_ms, "runs": runs, "timeline": timeline, "clicked": clicked, "row_at": row_at,
             "to_row": to_row, "after": after,
             "calls": _read_calls(probe) - calls_before,
@@ -405,6 +522,16 @@ def report(clicks: list[dict], probe: Path, profile: bool) -> None:
         print(f"  first msg {at(msgs[0][0]) if msgs else float('nan'):.0f}, grid msg {grid}, "
               f"badge hidden {at(t['idle']) if t['idle'] else float('nan'):.0f}, "
               f"last msg {at(msgs[-1][0]) if msgs else float('nan'):.0f} ({len(msgs)} msgs); runs {runs}")
+    print("the click's timeline, ms from the click (median over clicks of each moment's first occurrence; "
+          "then the last click's):")
+    names: dict[str, list[float]] = collections.defaultdict(list)
+    for c in clicks:
+        for name, ms in steps(c):
+            names[name].append(ms)
+    order = sorted(names, key=lambda n: statistics.median(names[n]))
+    last = dict(steps(clicks[-1]))
+    for name in order:
+        print(f"  {statistics.median(names[name]):8.1f}  {last.get(name, float('nan')):8.1f}  {name}")
     print("script/fragment runs per click (median): "
           f"{med([len(c['runs']) for c in clicks])}; before the row: "
           f"{med([sum(r['wall_end'] <= c['row_at'] for r in c['runs']) for c in clicks])}")

@@ -69,7 +69,9 @@ def spark_ui_link(gateway, session, run) -> Optional[str]:
 def explain_text(run) -> Optional[str]:
     """EXPLAIN's output of a finished run as one text (None if the run is no EXPLAIN)."""
     spool = run.spool
-    info = spool.info if spool is not None else None
+    if spool is None or "explain" not in run.sql.lower():
+        return None  # no EXPLAIN in the text: the operation's info (two calls into the JVM) is not asked for
+    info = spool.info
     if info is None or not info.statements or info.statements[-1].kind != "EXPLAIN" or not spool.rows:
         return None
     return "\n".join(str(row[0]) for row in spool.rows if row)

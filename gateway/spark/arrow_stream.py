@@ -200,10 +200,9 @@ _DRIVER_BATCH_BYTES = 64 << 20
 def _driver_rows_arrow(df, plan, timezone: str) -> pa.Table:
     """Rows held by the driver's plan as Arrow, converted in the JVM (``toBatchWithSchemaIterator``:
     one Arrow stream per batch, each with its schema)."""
-    spark = df.sparkSession
-    view = jvm(spark, Capability.PARTITION_STREAM, _WHAT)
-    rows = view.scala.collection.immutable.ArraySeq.unsafeWrapArray(plan.executeCollect()).iterator()
-    streams = _converters(spark).toBatchWithSchemaIterator(
+    wrap_array, converters = _driver_pieces(df.sparkSession)
+    rows = wrap_array(plan.executeCollect()).iterator()
+    streams = converters.toBatchWithSchemaIterator(
         rows, plan.schema(), _DRIVER_BATCH_ROWS, _DRIVER_BATCH_BYTES, timezone, False, False)
     tables = []
     while streams.hasNext():
@@ -212,6 +211,19 @@ def _driver_rows_arrow(df, plan, timezone: str) -> pa.Table:
     if not tables:
         return jvm_arrow_schema(df, timezone).empty_table()
     return pa.concat_tables(tables) if len(tables) > 1 else tables[0]
+
+
+_DRIVER_PIECES: list = [None, None]   # [the JVM view, (ArraySeq.unsafeWrapArray, ArrowConverters)]
+
+
+def _driver_pieces(spark) -> tuple:
+    """``ArraySeq.unsafeWrapArray`` and Spark's ``ArrowConverters``, looked up once per JVM: py4j finds a
+    class one package name at a time, 13 of a ``SELECT 1``'s 52 calls into the JVM (tests/gateway/spark/
+    test_small_result_calls.py counts them)."""
+    view = jvm(spark, Capability.PARTITION_STREAM, _WHAT)
+    if _DRIVER_PIECES[0] is not view:
+        _DRIVER_PIECES[:] = [view, (view.scala.collection.immutable.ArraySeq.unsafeWrapArray, _converters(spark))]
+    return _DRIVER_PIECES[1]
 
 
 def constant_projection(df):

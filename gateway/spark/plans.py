@@ -156,10 +156,15 @@ def in_driver(df):
     from pyspark.sql import DataFrame
 
     what = "evaluating a projection of constants in the driver"
-    plan = optimized_plan(df, what)
     try:
-        if plan.nodeName() != "Project" or plan.child().nodeName() != "OneRowRelation":
-            return None
+        # The analyzed plan first: Spark built it with the DataFrame, and ``SELECT 1`` is already a Project over
+        # OneRowRelation there, so its optimizer never runs for a plan that is not executed. Other shapes that
+        # the optimizer turns into one (``SELECT * FROM (SELECT 1)``) are checked on the optimized plan.
+        plan = jdataframe(df, Capability.PLAN_INTERNALS, what).queryExecution().analyzed()
+        if not _one_row_projection(plan):
+            plan = optimized_plan(df, what)
+            if not _one_row_projection(plan):
+                return None
         spark = df.sparkSession
         view = jvm(spark, Capability.PLAN_INTERNALS, what)
         if _ONE_ROW[0] is not view:
@@ -171,6 +176,10 @@ def in_driver(df):
         log.debug("a projection of constants could not be moved into the driver", exc_info=True)
         return None
     return DataFrame(local, spark)
+
+
+def _one_row_projection(plan) -> bool:
+    return plan.nodeName() == "Project" and plan.child().nodeName() == "OneRowRelation"
 
 
 def _one_row_pieces(view) -> tuple:

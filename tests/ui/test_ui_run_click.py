@@ -111,3 +111,48 @@ def test_the_tabs_last_run_is_closed_once_the_next_one_is_submitted(fresh_tabs, 
     assert status is OperationStatus.CLOSED
     with pytest.raises(GatewayError):
         gateway.result_page(session, first.operation, 0, 10)
+
+
+def test_the_rows_grid_is_sent_before_the_operation_info_of_its_status_line(fresh_tabs, monkeypatch):
+    # The status line's facts (get_operation_info: the run's Spark jobs and UI links, calls into the JVM) are
+    # read after the grid is on its way to the browser; the line keeps its place above the grid all the same.
+    from gateway import GatewayService
+    from streamlit.runtime.scriptrunner_utils.script_run_context import ScriptRunContext
+
+    monkeypatch.setattr(editor_panel, "QUICK_WAIT_S", 60)
+    order = []
+    asked, enqueue = GatewayService.get_operation_info, ScriptRunContext.enqueue
+
+    def get_operation_info(self, *args, **kwargs):
+        order.append("get_operation_info")
+        return asked(self, *args, **kwargs)
+
+    def recorded(self, msg):
+        if msg.WhichOneof("type") == "delta" and msg.delta.WhichOneof("type") == "new_element":
+            order.append(msg.delta.new_element.WhichOneof("type"))
+        return enqueue(self, msg)
+
+    monkeypatch.setattr(GatewayService, "get_operation_info", get_operation_info)
+    monkeypatch.setattr(ScriptRunContext, "enqueue", recorded)
+    at = open_app()
+    del order[:]
+    event(at, action="run_all", text="SELECT 1 AS one", tab=at.session_state["active_tab"])
+    assert at.session_state["current_run"].result_shown
+    assert "dataframe" in order and "get_operation_info" in order, order
+    assert order.index("dataframe") < order.index("get_operation_info"), order
+    # The status line sits above the grid, and says what it always said.
+    shown = [(node.type, getattr(node, "value", None)) for node in in_page_order(at.main)]
+    status = next(i for i, (kind, value) in enumerate(shown) if kind == "markdown" and "**FINISHED**" in str(value))
+    assert "1 row" in shown[status][1] and "[Spark jobs](" in shown[status][1]
+    assert status < next(i for i, (kind, _) in enumerate(shown) if kind == "dataframe")
+    assert at.dataframe[0].value["one"].tolist() == [1]
+
+
+def in_page_order(node):
+    """The elements under an AppTest block, in the order the page shows them."""
+    children = getattr(node, "children", None)
+    if not children:
+        yield node
+        return
+    for index in sorted(children):
+        yield from in_page_order(children[index])
