@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+from gateway.store import WorkbenchStore, default_url
 from jvm_support import jvms_under, maps_file
 from rest_support import Http
 from postgres_server import free_port
@@ -73,13 +74,13 @@ def _one_row(http, token, session, sql):
 
 def test_a_session_is_back_with_its_state_after_the_process_restarts(tmp_path):
     class_archive_dir = tmp_path / "class-archives"
-    added = subprocess.run([sys.executable, "-m", "gateway", "users", "add", "ana", "--admin"], cwd=ROOT,
-                           env=_env(tmp_path, class_archive_dir), input="ana-password\n", capture_output=True,
-                           text=True, timeout=120)
-    assert added.returncode == 0, added.stderr
-    created = subprocess.run([sys.executable, "-m", "gateway", "tokens", "create", "ana"], cwd=ROOT,
-                             env=_env(tmp_path, class_archive_dir), capture_output=True, text=True, timeout=120)
-    token = created.stdout.splitlines()[-1]
+    # the user and token in the store the processes open (the commands that do it: tests/gateway/test_users.py)
+    store = WorkbenchStore(default_url(tmp_path))
+    try:
+        store.add_user("ana", "ana-password", admin=True)
+        token = store.create_token("ana")[0]
+    finally:
+        store.close()
     port = free_port()
     process, http = _serve(tmp_path, class_archive_dir, port, "first.log")
     try:
