@@ -56,6 +56,7 @@ def main(argv: list[str]) -> int:
     from gateway import ConfigurationError, GatewayService, load_config
     from gateway.config import auth_mode
     from gateway.rest import check_workbench_bind, process_gateway
+    from gateway.rest.server import check_port_free
 
     try:
         config = load_config()
@@ -66,6 +67,7 @@ def main(argv: list[str]) -> int:
         check_workbench_bind(address, auth_mode(config))  # before Spark starts
         argv = [*argv, *loopback_hosts_only(address, argv)]
         if config["rest.enabled"]:
+            check_port_free(config["rest.host"], int(config["rest.port"]))  # before Spark starts, as the bind above
             print("Starting Spark and the REST API (rest.enabled) …", flush=True)
             threading.Thread(target=start_gateway, args=(process_gateway, GatewayService),
                              name="gateway-start", daemon=True).start()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import gc
 import logging
+import signal
 import sys
 
 from gateway import accounts_cli
@@ -51,6 +52,9 @@ def main(argv=None) -> int:
         gc.set_threshold(50_000, 20, 20)
         print(f"Spark SQL Workbench gateway: REST API on http://{host}:{port} "
               f"({_auth_note(config, token)}); Ctrl-C stops it", flush=True)
+        # uvicorn stops serving on SIGTERM, then raises SIGTERM again: with the default handler the process died
+        # there, before the shutdown below (sessions, store, spark.class_archive's dump at the stop). Exit instead.
+        signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
         try:
             serve_forever(service, host, port, token)
         finally:

@@ -198,7 +198,7 @@ def connect_session(connect_gateway):
 
 # -- the order of files across processes ------------------------------------------------------------
 # ``./run-tests`` gives whole files to two processes (xdist's loadfile), each taking the next file when it
-# is free. Files run longest first, so that the last minutes are not one process alone on a slow browser
+# is free (a package sharing package-scoped fixtures goes as one unit: SHARED_FIXTURE_PACKAGES). Units run longest first, so that the last minutes are not one process alone on a slow browser
 # file while the other idles. The seconds per file are recorded from a whole run
 # (``WORKBENCH_RECORD_FILE_SECONDS=tests/file_seconds.json ./run-tests``); a file not recorded yet counts as
 # NEW_FILE_SECONDS. Only the order of files changes: the tests of a file keep theirs.
@@ -206,8 +206,30 @@ FILE_SECONDS = Path(__file__).resolve().parent / "file_seconds.json"
 NEW_FILE_SECONDS = 30.0
 
 
+# Packages whose conftest has package-scoped fixtures: their files go to one process as one unit, so that the
+# fixture starts once (tests/cluster: one standalone cluster for both files, not one per process).
+SHARED_FIXTURE_PACKAGES = ("tests/cluster/",)
+
+
 def _test_file(nodeid: str) -> str:
     return nodeid.split("::", 1)[0]
+
+
+def schedule_unit(nodeid: str) -> str:
+    """What a process takes at a time: the test's file, or its package when that shares package-scoped fixtures."""
+    name = _test_file(nodeid)
+    return next((package for package in SHARED_FIXTURE_PACKAGES if name.startswith(package)), name)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """xdist's loadfile scheduling by ``schedule_unit`` (a file, or a package sharing its fixtures)."""
+    from xdist.scheduler import LoadFileScheduling
+
+    class UnitScheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return schedule_unit(nodeid)
+
+    return UnitScheduling(config, log)
 
 
 def pytest_collection_modifyitems(session, config, items):
@@ -215,10 +237,14 @@ def pytest_collection_modifyitems(session, config, items):
         seconds = json.loads(FILE_SECONDS.read_text())
     except FileNotFoundError:
         return
-    first_seen = {}
+    first_seen, unit_seconds = {}, {}
     for position, item in enumerate(items):
-        first_seen.setdefault(_test_file(item.nodeid), position)
-    items.sort(key=lambda item: (-seconds.get(_test_file(item.nodeid), NEW_FILE_SECONDS),
+        name, unit = _test_file(item.nodeid), schedule_unit(item.nodeid)
+        if name not in first_seen:
+            first_seen[name] = position
+            unit_seconds[unit] = unit_seconds.get(unit, 0.0) + seconds.get(name, NEW_FILE_SECONDS)
+        first_seen.setdefault(unit, position)
+    items.sort(key=lambda item: (-unit_seconds[schedule_unit(item.nodeid)], first_seen[schedule_unit(item.nodeid)],
                                  first_seen[_test_file(item.nodeid)]))
 
 
@@ -249,24 +275,3 @@ def class_archive_dir(tmp_path_factory) -> Path:
     folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "class-archives"
     folder.mkdir(exist_ok=True)
     return folder
-
-
-@pytest.fixture(scope="session")
-def embedded_class_archive(class_archive_dir, tmp_path_factory) -> Path:
-    """The embedded driver's class archive (spark.class_archive) in class_archive_dir, written once for the run
-    (under a lock: the other xdist process waits for it) by a workbench process that runs writes and queries and
-    stops (tests/jvm_support.py). Child workbench processes given the folder start from it."""
-    import fcntl
-    import subprocess
-
-    with open(class_archive_dir / "embedded.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # bounded by the writer's own timeout below
-        archives = sorted(class_archive_dir.glob("embedded-*.jsa"))
-        if not archives:
-            data_dir = tmp_path_factory.mktemp("class-archive-writer")
-            done = subprocess.run([sys.executable, str(ROOT / "tests" / "jvm_support.py"), str(data_dir),
-                                   str(class_archive_dir)], cwd=ROOT, capture_output=True, text=True, timeout=900)
-            archives = sorted(class_archive_dir.glob("embedded-*.jsa"))
-            assert done.returncode == 0 and archives, f"no class archive was written: {done.stderr[-3000:]}"
-    assert len(archives) == 1, archives
-    return archives[0]

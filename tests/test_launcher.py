@@ -88,6 +88,7 @@ def test_a_rest_port_in_use_ends_the_process_saying_so(tmp_path):
         taken.close()
     assert done.returncode == 2, done.stderr[-3000:]
     assert "the REST API did not start" in done.stderr and "port in use" in done.stderr
+    assert not (tmp_path / "metastore").exists() and "SparkContext" not in done.stderr  # refused before Spark
 
 
 def _websocket_status(port: int, host: str) -> bytes:

@@ -77,6 +77,22 @@ class BackgroundServer:
         self._thread.join(timeout_s)
 
 
+def check_port_free(host: str, port: int) -> None:
+    """Refuse a REST port another process listens on before Spark starts (the launcher): a start of half a
+    minute, then exit 2, told the same thing. The bind after Spark still decides (the port may go meanwhile)."""
+    import socket
+
+    if not port:  # 0: a free one is picked
+        return
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: TIME_WAIT is no refusal
+            probe.bind((host, port))
+    except OSError as exc:
+        raise ConfigurationError(f"the REST API did not start on {host}:{port} (is the port in use? {exc.strerror}); "
+                                 f"stop what listens there or set rest.port (WORKBENCH_REST_PORT)") from None
+
+
 def serve_in_background(service: GatewayContract, host: str = "127.0.0.1", port: int = 8083,
                         token: Optional[str] = None) -> BackgroundServer:
     """Start serving in a thread and return once the port accepts connections (port 0: a free one)."""

@@ -27,12 +27,51 @@ def store(tmp_path):
     opened.close()
 
 
-def _cli(tmp_path, *args, stdin: str = "", extra_env=None) -> subprocess.CompletedProcess:
+def _environment(tmp_path, extra_env=None) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}
     env["WORKBENCH_DATA_DIR"] = str(tmp_path)
     env.update(extra_env or {})
-    return subprocess.run([sys.executable, "-m", "gateway", *args], cwd=ROOT, env=env, input=stdin,
-                          capture_output=True, text=True, timeout=120)
+    return env
+
+
+def _cli_process(tmp_path, *args, stdin: str = "", extra_env=None) -> subprocess.CompletedProcess:
+    """``python -m gateway ARGS`` as a process of its own (a start that must stop before Spark, bounded)."""
+    return subprocess.run([sys.executable, "-m", "gateway", *args], cwd=ROOT, env=_environment(tmp_path, extra_env),
+                          input=stdin, capture_output=True, text=True, timeout=120)
+
+
+def _cli(tmp_path, *args, stdin: str = "", extra_env=None) -> subprocess.CompletedProcess:
+    """``python -m gateway users|tokens ARGS`` run by the module's own ``main`` in this process, with that
+    environment, stdin and captured output: the same code as the command, without a Python start and the
+    gateway's imports for each call (15-18 s each on the loaded test machine; the file's seventeen took most of it).
+    ``test_serve_refuses_a_non_loopback_bind_without_auth`` runs ``python -m gateway`` as a process."""
+    import contextlib
+    import io
+
+    from gateway.__main__ import main
+
+    assert args[0] in ("users", "tokens"), "only the account commands run in this process"
+    out, err = io.StringIO(), io.StringIO()
+    # only the WORKBENCH_ variables change (the settings), and back after: nothing else of the process sees a gap
+    wanted = {k: v for k, v in _environment(tmp_path, extra_env).items() if k.startswith("WORKBENCH_")}
+    saved = {k: v for k, v in os.environ.items() if k.startswith("WORKBENCH_")}
+    saved_stdin = sys.stdin
+    for name in set(saved) - set(wanted):
+        del os.environ[name]
+    os.environ.update(wanted)
+    sys.stdin = io.StringIO(stdin)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(list(args))
+            except SystemExit as exit_:  # argparse's refusals
+                code = exit_.code
+    finally:
+        sys.stdin = saved_stdin
+        for name in set(wanted) - set(saved):
+            del os.environ[name]
+        os.environ.update(saved)
+    return subprocess.CompletedProcess(["python", "-m", "gateway", *args], code, out.getvalue(), err.getvalue())
 
 
 # -- the store -----------------------------------------------------------------------------------------
@@ -192,6 +231,6 @@ def test_the_workbench_script_hands_workbench_host_to_the_check():
 
 
 def test_serve_refuses_a_non_loopback_bind_without_auth(tmp_path):
-    result = _cli(tmp_path, "serve", "--host", "0.0.0.0", "--port", "1")
+    result = _cli_process(tmp_path, "serve", "--host", "0.0.0.0", "--port", "1")
     assert result.returncode == 2 and "WORKBENCH_AUTH_MODE" in result.stderr
     assert not (tmp_path / "metastore").exists()

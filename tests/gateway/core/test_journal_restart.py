@@ -1,7 +1,8 @@
 """Sessions survive a real restart of the workbench process: `python -m gateway serve` with users, a
 session with a SET, a temporary view, a temporary function and a module; the process is stopped and
-started again on the same data directory; the same handle, with the same token, finds its state. Both processes
-start their driver from the run's class archive (spark.class_archive, tests/conftest.py)."""
+started again on the same data directory; the same handle, with the same token, finds its state. With
+spark.class_archive on, the first process's driver starts without an archive and writes it when the process stops
+(SIGTERM: the gateway's shutdown); the second process's driver starts from it."""
 from __future__ import annotations
 
 import json
@@ -12,12 +13,14 @@ import sys
 import time
 from pathlib import Path
 
+from gateway.store import WorkbenchStore, default_url
 from jvm_support import jvms_under, maps_file
 from rest_support import Http
 from postgres_server import free_port
 
 ROOT = Path(__file__).resolve().parents[3]
 START_TIMEOUT_S = 240
+DUMP_STOP_TIMEOUT_S = 360  # the stop that writes the class archive: jcmd's dump is bounded at 300 s
 
 
 def _env(data_dir: Path, archive_dir: Path) -> dict:
@@ -46,10 +49,10 @@ def _serve(data_dir: Path, archive_dir: Path, port: int, log_name: str) -> tuple
     raise AssertionError((data_dir / log_name).read_text(errors="replace")[-3000:])
 
 
-def _stop(process: subprocess.Popen) -> None:
+def _stop(process: subprocess.Popen, timeout_s: float = 60) -> None:
     process.send_signal(signal.SIGTERM)
     try:
-        process.wait(60)
+        process.wait(timeout_s)
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait(10)
@@ -69,15 +72,15 @@ def _one_row(http, token, session, sql):
     raise AssertionError(f"{sql} did not end")
 
 
-def test_a_session_is_back_with_its_state_after_the_process_restarts(tmp_path, embedded_class_archive):
-    class_archive_dir = embedded_class_archive.parent
-    added = subprocess.run([sys.executable, "-m", "gateway", "users", "add", "ana", "--admin"], cwd=ROOT,
-                           env=_env(tmp_path, class_archive_dir), input="ana-password\n", capture_output=True,
-                           text=True, timeout=120)
-    assert added.returncode == 0, added.stderr
-    created = subprocess.run([sys.executable, "-m", "gateway", "tokens", "create", "ana"], cwd=ROOT,
-                             env=_env(tmp_path, class_archive_dir), capture_output=True, text=True, timeout=120)
-    token = created.stdout.splitlines()[-1]
+def test_a_session_is_back_with_its_state_after_the_process_restarts(tmp_path):
+    class_archive_dir = tmp_path / "class-archives"
+    # the user and token in the store the processes open (the commands that do it: tests/gateway/test_users.py)
+    store = WorkbenchStore(default_url(tmp_path))
+    try:
+        store.add_user("ana", "ana-password", admin=True)
+        token = store.create_token("ana")[0]
+    finally:
+        store.close()
     port = free_port()
     process, http = _serve(tmp_path, class_archive_dir, port, "first.log")
     try:
@@ -89,9 +92,12 @@ def test_a_session_is_back_with_its_state_after_the_process_restarts(tmp_path, e
             assert answer.status == 200, (statement, answer.body)
         assert _one_row(http, token, session, "SELECT plus1(x) FROM answer") == [43]
         driver = jvms_under(process.pid)
-        assert len(driver) == 1 and maps_file(driver[0], embedded_class_archive)  # started from the archive
+        assert len(driver) == 1 and not list(class_archive_dir.glob("*.jsa"))  # started without an archive
     finally:
-        _stop(process)
+        _stop(process, DUMP_STOP_TIMEOUT_S)
+    archives = list(class_archive_dir.glob("embedded-*.jsa"))  # written by that stop
+    assert len(archives) == 1 and archives[0].stat().st_size > 1 << 20, archives  # a JVM's classes, not empty
+    assert not list(class_archive_dir.glob("*.partial"))  # renamed whole, nothing left behind
     process, http = _serve(tmp_path, class_archive_dir, port, "second.log")
     try:
         properties = http("GET", f"/v1/sessions/{session}", token=token)
@@ -102,6 +108,6 @@ def test_a_session_is_back_with_its_state_after_the_process_restarts(tmp_path, e
         modules = http("GET", f"/v2/sessions/{session}/modules", token=token).body["modules"]
         assert [m["name"] for m in modules] == ["core", "geo"]
         driver = jvms_under(process.pid)
-        assert len(driver) == 1 and maps_file(driver[0], embedded_class_archive)
+        assert len(driver) == 1 and maps_file(driver[0], archives[0])  # started from the archive
     finally:
         _stop(process)

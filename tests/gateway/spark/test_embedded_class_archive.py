@@ -1,7 +1,6 @@
 """spark.class_archive: the embedded driver's JVM options name the class archive (engine.class_archive_dir)
-when it exists, else record what a dump at the stop needs; a driver that started without it writes it when
-the gateway stops (the embedded_class_archive fixture's process). Starting from it: tests/gateway/core/
-test_journal_restart.py checks the driver JVM mapped it."""
+when it exists, else record what a dump at the stop needs. That a driver started without it writes it when the
+gateway stops, and that the next driver maps it: tests/gateway/core/test_journal_restart.py (its two processes)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -37,8 +36,3 @@ def test_off_by_default_and_another_class_path_gets_another_archive(tmp_path):
     with_jar = _config(tmp_path, spark__class_archive=True,
                        spark__conf={"spark.driver.extraClassPath": str(jar)})
     assert embedded_class_archive(plain, spark_conf(plain)) != embedded_class_archive(with_jar, spark_conf(with_jar))
-
-
-def test_a_driver_started_without_the_archive_writes_it_when_it_stops(embedded_class_archive):
-    assert embedded_class_archive.stat().st_size > 1 << 20  # a JVM's classes, not an empty file
-    assert not list(embedded_class_archive.parent.glob("*.partial"))  # renamed whole, nothing left behind

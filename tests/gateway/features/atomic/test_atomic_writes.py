@@ -323,8 +323,8 @@ KILLS = [
 class Child:
     """One workbench process on ``data_dir``; it leads its own process group (Python and its JVM)."""
 
-    def __init__(self, data_dir: Path, log, class_archive_dir: Path, **plan) -> None:
-        plan.update(data_dir=str(data_dir), class_archive_dir=str(class_archive_dir))
+    def __init__(self, data_dir: Path, log, **plan) -> None:
+        plan.update(data_dir=str(data_dir))
         self.data_dir = data_dir
         self.process = subprocess.Popen([sys.executable, str(CHILD), json.dumps(plan)], cwd=ROOT,
                                         stdout=subprocess.PIPE, stderr=log, text=True, start_new_session=True)
@@ -369,16 +369,16 @@ class Child:
 
 
 @pytest.mark.timeout(1800)  # eight Spark starts; on a shared, loaded machine each can take a minute
-def test_sigkill_in_the_middle_of_a_write_is_repaired_on_restart(tmp_path, embedded_class_archive):
+def test_sigkill_in_the_middle_of_a_write_is_repaired_on_restart(tmp_path):
     children: list[Child] = []
-    try:  # each child starts from the run's class archive (spark.class_archive): eight starts, none cold
-        sigkill_and_restart(tmp_path, children, embedded_class_archive.parent)
+    try:  # eight cold starts: an archive written for them cost more than it saved (benchmarks/suite_class_archive.py)
+        sigkill_and_restart(tmp_path, children)
     finally:
         for child in children:
             child.stop()
 
 
-def sigkill_and_restart(tmp_path: Path, children: list, class_archive_dir: Path) -> None:
+def sigkill_and_restart(tmp_path: Path, children: list) -> None:
     data_dir = tmp_path / "workbench"
     started = time.monotonic()
     expected = {"rt": OLD_ROWS, "io": OLD_ROWS}
@@ -387,7 +387,7 @@ def sigkill_and_restart(tmp_path: Path, children: list, class_archive_dir: Path)
     with open(tmp_path / "children.log", "w") as log:
         for cycle, kill in enumerate(KILLS):
             crash_at = None if kill.death == "sigkill" else kill.death
-            child = Child(data_dir, log, class_archive_dir, setup=setup if cycle == 0 else [], write=kill.write,
+            child = Child(data_dir, log, setup=setup if cycle == 0 else [], write=kill.write,
                           crash_at=crash_at, companions=list(kill.companions))
             children.append(child)
             recovered = child.next_event()
@@ -413,7 +413,7 @@ def sigkill_and_restart(tmp_path: Path, children: list, class_archive_dir: Path)
                 known_files = None
 
         # The last restart repairs the last kill, then every statement runs again and succeeds.
-        final = Child(data_dir, log, class_archive_dir,
+        final = Child(data_dir, log,
                       write=";\n".join(["CREATE TABLE ct USING parquet AS " + GOOD, RT_GOOD, IO_GOOD]))
         children.append(final)
         recovered, state = final.next_event(), final.next_event()
