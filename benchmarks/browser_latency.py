@@ -23,7 +23,7 @@ the workbench starts: the embedded metastore admits one process). The popup is t
 from the keydown event to the first animation frame in which the popup shows the expected candidate.
 
     .venv/bin/python benchmarks/browser_latency.py [--tables 2000] [--columns 20] [--runs 20] [--data-dir D]
-                                                   [--typing-gap-ms 100] [--only click]
+                                                   [--typing-gap-ms 100] [--only click|completion] [--trace T.json]
 
 The workbench runs with the default configuration (rest.enabled off, whatever the environment says), so the
 figures are those of ``./workbench`` as installed. The script stops with an error if the editor's completion
@@ -176,7 +176,70 @@ def popup_shown(frame, case: str) -> float:
     """The keystroke-to-popup time just measured (MEASURE_POPUP), its phases kept under ``case``."""
     frame.wait_for_function("window.__popupMs !== null", timeout=60_000)
     PHASES.setdefault(case, []).append(frame.evaluate(POPUP_PHASES))
+    frame.evaluate(MARK_WINDOWS, case)
     return frame.evaluate("window.__popupMs")
+
+
+# With --trace: the popup's parse phase (the answer's headers -> its JSON read) and the whole keystroke -> popup as
+# user-timing measures, so that the trace's summary can name what ran on the main thread within them.
+MARK_WINDOWS = """(name) => {
+  const t0 = window.__popupKeydown, t1 = window.__popupAt;
+  const last = (window.sqlEditorCompletionTrace ? window.sqlEditorCompletionTrace() : [])
+    .filter(m => m.asked >= t0 - 1 && m.parsed !== undefined && m.parsed <= t1 && !m.dropped).pop();
+  try {
+    performance.measure("wb-popup-" + name, { start: t0, end: t1 });
+    if (last) performance.measure("wb-parse-" + name, { start: last.response, end: last.parsed });
+  } catch (e) { /* marks are for the trace only */ }
+}"""
+# Trace events that say what a main-thread slice was (their args name the script, event or timer).
+_TRACE_KINDS = ("FunctionCall", "EventDispatch", "TimerFire", "FireAnimationFrame", "XHRReadyStateChange",
+                "ResourceReceiveResponse", "ResourceFinish", "Layout", "UpdateLayoutTree", "Paint", "PrePaint",
+                "Commit", "HitTest", "ParseHTML", "EvaluateScript", "v8.compile", "MajorGC", "MinorGC",
+                "V8.GC_SCAVENGER", "V8.GC_MARK_COMPACTOR", "RunMicrotasks", "ScheduleStyleRecalculation",
+                "v8.run", "V8.Execute", "FireIdleCallback", "ResourceSendRequest", "ParseAuthorStyleSheet")
+
+
+def trace_summary(path: Path, top: int = 14) -> None:
+    """What the renderers' main threads ran within the popups' parse windows and whole keystroke -> popup
+    windows (MARK_WINDOWS): per kind (script function and file, event type, GC, layout), total and max ms."""
+    import json
+    from collections import defaultdict
+    events = json.loads(path.read_text())
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    main = {(e["pid"], e["tid"]) for e in events
+            if e.get("ph") == "M" and e.get("name") == "thread_name" and e["args"].get("name") == "CrRendererMain"}
+    windows: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    begun: dict = {}
+    for e in events:
+        name = e.get("name", "")
+        if e.get("cat", "").startswith("blink.user_timing") and name.startswith("wb-"):
+            key = (name, json.dumps(e.get("id", e.get("id2")), sort_keys=True))
+            if e.get("ph") == "b":
+                begun[key] = e["ts"]
+            elif e.get("ph") == "e" and key in begun:
+                windows[name.split("-")[1]].append((begun.pop(key), e["ts"]))
+    slices = [e for e in events if e.get("ph") == "X" and (e["pid"], e["tid"]) in main
+              and e.get("name") in _TRACE_KINDS and e.get("dur")]
+    for kind in ("parse", "popup"):
+        spans = windows.get(kind, [])
+        if not spans:
+            print(f"  trace: no {kind} windows found")
+            continue
+        totals: dict[str, list[float]] = defaultdict(list)
+        for e in slices:
+            start, end = e["ts"], e["ts"] + e["dur"]
+            inside = sum(max(0.0, min(end, b) - max(start, a)) for a, b in spans)
+            if inside <= 0:
+                continue
+            data = (e.get("args") or {}).get("data") or {}
+            what = data.get("functionName") or data.get("type") or ""
+            where = (data.get("url") or "").rsplit("/", 1)[-1][:40]
+            totals[f"{e['name']} {what} {where}".strip()].append(inside / 1000)
+        span_ms = sum(b - a for a, b in spans) / 1000
+        print(f"  trace: main-thread slices within {len(spans)} {kind} windows ({span_ms:.0f} ms in all; nested "
+              f"slices count in each kind):")
+        for label, values in sorted(totals.items(), key=lambda kv: -sum(kv[1]))[:top]:
+            print(f"    {sum(values):8.1f} ms  n={len(values):<4} max {max(values):6.1f} ms  {label}")
 
 
 def run_to_running_ms(page, frame, sql: str) -> float:
@@ -235,8 +298,11 @@ def main() -> None:
                         "run with the same directory and sizes skips creating them (10,000 tables take ~11 min)")
     parser.add_argument("--prepare-only", action="store_true", help="create the tables, measure nothing")
     parser.add_argument("--typing-gap-ms", type=int, default=100, help="the gap between keys of the typed case")
-    parser.add_argument("--only", choices=("click",), help="click: only click to first row of SELECT 1 (after 3 "
-                        "warm-up clicks), no popups; with --tables 0 nothing is created first")
+    parser.add_argument("--trace", type=Path, help="record a Chromium trace of the cold and CTE cases to this file "
+                                                    "and print what the main thread ran within their popups")
+    parser.add_argument("--only", choices=("click", "completion"),
+                        help="click: only click to first row of SELECT 1 (after 3 warm-up clicks), no popups; with "
+                             "--tables 0 nothing is created first. completion: only the popups (the quick A/B)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="browser-latency-") as tmp:
         data = args.data_dir or Path(tmp)
@@ -272,10 +338,15 @@ def main() -> None:
             warm = [popup_ms(page, frame, "SELECT * FROM", " ", "bench_t0000") for _ in range(args.runs)]
             frame.evaluate("performance.setResourceTimingBufferSize(100000); performance.clearResourceTimings()")
             before = frame.evaluate("window.sqlEditorCompletionRoutes()")
+            if args.trace:
+                browser.start_tracing(page=page, categories=[
+                    "devtools.timeline", "v8.execute", "blink.user_timing"])
             cold = [_cold(page, frame, i) for i in range(1, args.runs + 1)]
             server_cold = server_timings(frame)
             cte = [_cte(page, frame, i) for i in range(1, args.runs + 1)]
             server_cte = server_timings(frame)
+            if args.trace:
+                args.trace.write_bytes(browser.stop_tracing())
             # Tables neither case above named (with fewer tables than 2 x runs + 1, some were seen: a smoke run).
             typed = [_typed(page, frame, (args.runs + i) % args.tables, args.typing_gap_ms)
                      for i in range(1, args.runs + 1)]
@@ -284,6 +355,26 @@ def main() -> None:
             routes = frame.evaluate("window.sqlEditorCompletionRoutes()")
             if routes["path"] != "route" or routes["rerun"] != before["rerun"] or routes["direct_errors"]:
                 raise SystemExit(f"the popups did not all come from the completion route: {before} -> {routes}")
+            print(f"machine load (1 min) {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+            print(f"completion path: {routes['path']} (the route on Streamlit's server); requests by path {routes}")
+            show("keystroke to popup, warm (SELECT * FROM ␣)", warm)
+            show("keystroke to popup, cold (t. of a table not seen yet)", cold)
+            show("keystroke to popup, CTE columns (s. of WITH s AS …)", cte)
+            show(f"keystroke to popup, typed FROM t … t. ({args.typing_gap_ms} ms gaps)", typed)
+            if server:
+                for name, values in (("cold", server_cold), ("CTE", server_cte), ("typed", server_typed)):
+                    if values:
+                        show(f"server side, completion route ({name} case)", values)
+                show("server side, completion route (all three cases)", server)
+            else:
+                print("server side: no Server-Timing read from the completion route's answers")
+            for case, phases in PHASES.items():
+                show_phases(case, phases)
+            if args.trace:
+                trace_summary(args.trace)
+            sys.stdout.flush()   # the completion figures stand even if a run below fails
+            if args.only == "completion":
+                return
             running = [run_to_running_ms(page, frame, f"SELECT * FROM range({37 + i})") for i in range(args.runs)]
             select1 = [click_to_rows_ms(page, frame, "SELECT 1") for _ in range(args.runs)]
             join = []
@@ -291,21 +382,6 @@ def main() -> None:
                 join = [click_to_rows_ms(page, frame, "SELECT c.country, count(*) AS n FROM orders o JOIN "
                                                       "customers c ON o.customer_id = c.id GROUP BY c.country")
                         for _ in range(max(3, args.runs // 4))]
-    print(f"machine load (1 min) {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    print(f"completion path: {routes['path']} (the route on Streamlit's server); requests by path {routes}")
-    show("keystroke to popup, warm (SELECT * FROM ␣)", warm)
-    show("keystroke to popup, cold (t. of a table not seen yet)", cold)
-    show("keystroke to popup, CTE columns (s. of WITH s AS …)", cte)
-    show(f"keystroke to popup, typed FROM t … t. ({args.typing_gap_ms} ms gaps)", typed)
-    if server:
-        for name, values in (("cold", server_cold), ("CTE", server_cte), ("typed", server_typed)):
-            if values:
-                show(f"server side, completion route ({name} case)", values)
-        show("server side, completion route (all three cases)", server)
-    else:
-        print("server side: no Server-Timing read from the completion route's answers")
-    for case, phases in PHASES.items():
-        show_phases(case, phases)
     show("Ctrl+Enter to the running state shown", running)
     show("click to first row, SELECT 1", select1)
     if join:

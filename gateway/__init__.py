@@ -34,6 +34,8 @@ _LAZY = {
     "GatewayContract": ("gateway.contract", "GatewayContract"),
     # Completion before a gateway exists: the editor takes typing while Spark starts.
     "startup_completion_dictionary": ("gateway.features.completion.completer", "keyword_dictionary"),
+    # The editor's route ends a superseded completion request's wait (``complete_with_credential``'s superseded).
+    "CompletionSupersession": ("gateway.features.completion.completer", "Supersession"),
     # Whether statements of these kinds may change the catalog (each kind's ``read_only``, features' kinds too).
     "changes_schema": ("gateway.core.statements", "changes_schema"),
 }
@@ -62,7 +64,7 @@ __all__ = [
     "GatewayError", "ConfigurationError", "JavaNotFoundError", "SessionNotFoundError",
     "OperationNotFoundError", "SessionLimitError", "InvalidStatementError", "InvalidTokenError",
     "InvalidRequestError", "ObjectNotFoundError", "OperationStateError", "SqlExecutionError", "ResourceError",
-    "FeatureNotInstalledError", "PageSpec", "startup_completion_dictionary", "changes_schema",
+    "FeatureNotInstalledError", "PageSpec", "startup_completion_dictionary", "CompletionSupersession", "changes_schema",
     "Principal", "LOCAL_PRINCIPAL", "UserInfo", "ApiToken", "AdminSession", "AdminOperation",
     "AuthenticationError", "PermissionDeniedError", "TooManyLoginsError",
     "SpoolInfo", "ResultPage", "SortKey", "RowFilter", "ChartSpec", "ChartData", "FILTER_OPS", "CHART_AGGREGATES",

@@ -21,9 +21,12 @@ Superseded requests are dropped, not answered: the editor names itself (``"clien
 and numbers its requests (``"seq"``, rising). One editor's requests are answered one at a time, and one that
 gets its turn when a later one of the same editor (same session and credential) has arrived, or whose browser
 went away (an aborted fetch), gets 409 ``SupersededError`` without the engine being asked: typing fast leaves
-no backlog ahead of the keystroke the popup is for. Each answer's ``X-Completion-Counts`` says how many of that
-editor's requests were computed and dropped; its ``Server-Timing`` the route's phases (``queue``: waiting for
-the editor's earlier request, ``complete``: the engine, ``encode``: the JSON, ``route``: all of it).
+no backlog ahead of the keystroke the popup is for. Nor does a newer request wait out an older one's bounded
+wait for a table's columns (``ANSWER_WAIT_S``, the burst ``SELECT t`` then ``.``): its arrival ends that wait
+(``CompletionSupersession``), the older one gets 409 too, and the newer may wait on for that load in its place.
+Each answer's ``X-Completion-Counts`` says how many of that editor's requests were computed and dropped; its
+``Server-Timing`` the route's phases (``queue``: waiting for the editor's earlier request, ``complete``: the
+engine, ``encode``: the JSON, ``route``: all of it).
 Without a real Streamlit server (AppTest) there is no route; the editor then uses REST when it is
 on, else reruns, and says so.
 """
@@ -40,7 +43,7 @@ from typing import Optional
 
 from gateway import AuthenticationError, GatewayError
 
-from . import login_cookie
+from . import login_cookie, tcp_no_delay
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +61,8 @@ class _Client:
     def __init__(self) -> None:
         self.seq = -1
         self.turn = asyncio.Lock()
+        self.running = None   # the Supersession of the request the engine is answering now
+        self.continues = None  # the deadline of the wait it ended, if it was waiting (the next one may go on)
         self.computed = 0
         self.dropped = 0
 
@@ -86,6 +91,9 @@ def _client_of(session: str, credential: str, data) -> tuple[Optional[_Client], 
                 break
             del _clients[oldest]
     _clients.move_to_end(key)
+    if seq > state.seq and state.running is not None:
+        # Its wait for a table's columns ends now: this one does not queue behind it, and may wait on in its place.
+        state.continues = state.running.supersede() or state.continues
     state.seq = max(state.seq, seq)
     return state, seq
 
@@ -110,8 +118,22 @@ def _bearer(request) -> Optional[str]:
     return credential.strip() if scheme.lower() == "bearer" and credential.strip() else None
 
 
+def _no_delay(request) -> None:
+    """TCP_NODELAY on this request's connection (ui/tcp_no_delay.py says why: Streamlit's listener leaves Nagle on,
+    and a body written after its headers waited ~40 ms for the browser's delayed ACK, the popups' ``parse``). Set
+    here too, per request: the browser may send the completion POST on a keep-alive connection accepted before
+    the listener got the option."""
+    try:
+        transport = tcp_no_delay.transport_of(request.receive)
+        if transport is not None:
+            tcp_no_delay.set_no_delay(transport.get_extra_info("socket"))
+    except Exception:  # noqa: BLE001 - another server or a moved internal: answers as before, only later
+        log.debug("completion route: could not set TCP_NODELAY on the connection", exc_info=True)
+
+
 async def _complete_endpoint(request):
     entered = time.perf_counter()
+    _no_delay(request)
     if request.method != "POST":   # every method reaches here: Streamlit's own routes would answer a GET
         refusal = _refusal(405, "MethodNotAllowedError", "completion is a POST with a JSON body "
                                                          "{\"statement\", \"position\", \"details\"}")
@@ -153,14 +175,24 @@ async def _complete_endpoint(request):
                                                        f"supersedes this one ({seq}): not answered")
             refusal.headers["X-Completion-Counts"] = client.counts()
             return refusal
-        response = await _answer(request, gateway, credential, session, data, entered, time.perf_counter())
+        from gateway import CompletionSupersession
+        client.running = supersession = CompletionSupersession(client.continues)
+        client.continues = None
+        try:
+            response = await _answer(request, gateway, credential, session, data, entered, time.perf_counter(),
+                                     supersession)
+        finally:
+            client.running = None
         if response.status_code == 200:
             client.computed += 1
+        elif response.status_code == 409:   # a later request came while this one waited: it stopped waiting
+            client.dropped += 1
         response.headers["X-Completion-Counts"] = client.counts()
         return response
 
 
-async def _answer(request, gateway, credential: str, session: str, data, entered: float, turn: float):
+async def _answer(request, gateway, credential: str, session: str, data, entered: float, turn: float,
+                  superseded=None):
     """The engine's answer (run off the event loop), with the route's phases as Server-Timing: readable by
     the page (benchmarks/browser_latency.py)."""
     from starlette.concurrency import run_in_threadpool
@@ -168,7 +200,11 @@ async def _answer(request, gateway, credential: str, session: str, data, entered
 
     started = time.perf_counter()
     try:
-        found = await run_in_threadpool(gateway.complete_with_credential, credential, session, data)
+        if superseded is None:
+            found = await run_in_threadpool(gateway.complete_with_credential, credential, session, data)
+        else:
+            found = await run_in_threadpool(gateway.complete_with_credential, credential, session, data,
+                                            superseded=superseded)
     except AuthenticationError as exc:
         return _refusal(401, "UnauthorizedError", exc.message)
     except GatewayError as exc:

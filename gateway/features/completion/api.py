@@ -43,9 +43,12 @@ class CompletionApi(Protocol):
         may call it across origins (``scheme://host[:port]``)."""
 
     @without_principal
-    def complete_with_credential(self, credential: str, session: SessionHandle, request: Any) -> dict:
+    def complete_with_credential(self, credential: str, session: SessionHandle, request: Any,
+                                 superseded: Any = None) -> dict:
         """The SQL editor's direct path without REST (a route on Streamlit's own server): the answer of
         ``complete-statement`` to ``request`` (``{"statement", "position", "details"}``, REST's JSON body) for
         ``session``, as the user of ``credential``, a live credential of ``completion_credential`` for that
         session. Any other credential (unknown, expired, of another session or scope) is refused
-        (AuthenticationError, 401), before the request is read."""
+        (AuthenticationError, 401), before the request is read. ``superseded`` (a ``CompletionSupersession``,
+        for ``wait: false``): once the caller calls its ``supersede()`` (a newer request of the same editor came),
+        a wait for a table's columns ends at once with SupersededError (409)."""

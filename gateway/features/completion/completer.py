@@ -25,7 +25,7 @@ import logging
 import re
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Callable, Iterable, Optional
@@ -34,7 +34,7 @@ from gateway.core.catalog import list_relations, quote, quote_name, split_name
 from gateway.core.freshness import WRITES
 from gateway.core.functions import builtin_functions
 from gateway.spark.catalog import session_table_schema
-from gateway.errors import InvalidRequestError
+from gateway.errors import GatewayError, InvalidRequestError
 from gateway.features.completion.analysis import PLACEHOLDER, Site, Source, _token_sources, analyze
 from gateway.features.completion.changes import Change, change_of
 from gateway.models import Candidate
@@ -79,17 +79,78 @@ _ANSWER_BY: ContextVar[float] = ContextVar("completion_answer_by", default=0.0)
 ANSWER_WAIT_S = 0.035
 
 
+class SupersededError(GatewayError):
+    """A newer completion request of the same editor arrived while this one waited: not answered (409)."""
+
+    http_status = 409
+
+
+class Supersession:
+    """Whether a newer request of the same editor has arrived (ui/completion_route.py says so on its arrival).
+    A request waiting within ``answering_now`` for a table's columns then stops waiting at once and ends with
+    ``SupersededError``, computing nothing further: the newer request, the one a popup is for, does not queue
+    behind that bounded wait (the burst ``SELECT t`` then ``.`` of a fast typist).
+
+    ``continues``: the deadline (time.monotonic()) of the wait of the request this one superseded, if it was
+    waiting: this one may wait up to ``ANSWER_WAIT_S`` past it (at most twice its own bound), as long as it would
+    have waited behind that request, so that a load taking a little longer than one bound still makes one round
+    trip, not two; once the columns are there it answers at once."""
+
+    def __init__(self, continues: Optional[float] = None) -> None:
+        self._lock = threading.Lock()
+        self._superseded = False
+        self._waiting: list[threading.Condition] = []
+        self.continues = continues
+        self.waiting_until: Optional[float] = None   # the deadline of this request's wait for columns, once waiting
+
+    def supersede(self) -> Optional[float]:
+        """Called once a newer request arrived: wakes this request's wait, if it is waiting, and returns that
+        wait's deadline (for the newer request's ``continues``), else None."""
+        with self._lock:
+            self._superseded = True
+            waiting = list(self._waiting)
+            until = self.waiting_until if waiting else None
+        for condition in waiting:
+            with condition:
+                condition.notify_all()
+        return until
+
+    def is_set(self) -> bool:
+        return self._superseded
+
+    @contextmanager
+    def watching(self, condition: threading.Condition):
+        """While a wait on ``condition`` runs: ``supersede`` notifies it (held by the caller)."""
+        with self._lock:
+            self._waiting.append(condition)
+            self.waiting_until = _ANSWER_BY.get()
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._waiting.remove(condition)
+
+
+_SUPERSEDED: ContextVar[Optional[Supersession]] = ContextVar("completion_superseded", default=None)
+
+
 @contextmanager
-def answering_now():
+def answering_now(superseded: Optional[Supersession] = None):
     """Within it, completion never waits for a table's columns (neither a catalog call nor a load another thread
     is making): unknown ones load in the background, and the list it yields names them (the editor asks again
-    once they are there). Outside it, a request waits, as REST's ``complete-statement`` always has."""
+    once they are there). Outside it, a request waits, as REST's ``complete-statement`` always has.
+    ``superseded``: ends the short wait for a load under way once a newer request of the same editor came."""
     loading: list = []
     token = _ANSWER_NOW.set(loading)
-    by = _ANSWER_BY.set(time.monotonic() + ANSWER_WAIT_S)
+    deadline = time.monotonic() + ANSWER_WAIT_S
+    if superseded is not None and superseded.continues is not None:
+        deadline = min(deadline + ANSWER_WAIT_S, max(deadline, superseded.continues + ANSWER_WAIT_S))
+    by = _ANSWER_BY.set(deadline)
+    cancel = _SUPERSEDED.set(superseded)
     try:
         yield loading
     finally:
+        _SUPERSEDED.reset(cancel)
         _ANSWER_BY.reset(by)
         _ANSWER_NOW.reset(token)
 
@@ -328,12 +389,18 @@ class SchemaCache:
                     return self._columns[key]
                 self.answered_loading += 1
             self.prefetch_columns([name])
-            with self._prefetched:   # the load just started or already under way: a short, bounded wait
-                if self._prefetched.wait_for(lambda: key in self._columns or self._being_made(key),
-                                             timeout=max(0.0, _ANSWER_BY.get() - time.monotonic())) \
-                        and key in self._columns:
-                    self.answered_waiting += 1
-                    return self._columns[key]
+            superseded = _SUPERSEDED.get()
+            # The load just started or already under way: a short, bounded wait, which a newer request ends.
+            with self._prefetched, superseded.watching(self._prefetched) if superseded else nullcontext():
+                if self._prefetched.wait_for(lambda: key in self._columns or self._being_made(key)
+                                             or (superseded is not None and superseded.is_set()),
+                                             timeout=max(0.0, _ANSWER_BY.get() - time.monotonic())):
+                    if superseded is not None and superseded.is_set():
+                        raise SupersededError("a newer completion request of this editor arrived while this one "
+                                              "waited for a table's columns: not answered")
+                    if key in self._columns:
+                        self.answered_waiting += 1
+                        return self._columns[key]
             if name not in loading:
                 loading.append(name)
             return []
@@ -622,6 +689,8 @@ def tables_named(site: Site) -> list[str]:
 def _safe(call: Callable, default=None):
     try:
         return call()
+    except SupersededError:
+        raise   # not a failed lookup: the request ends here
     except Exception as exc:  # a name that is not a database, a catalog that went away, …
         log.debug("completion lookup failed: %s", exc)
         return default

@@ -83,14 +83,14 @@ class CompletionFeature(Feature):
         # Minted with or without REST: the UI's own route (ui/completion_route.py) takes it too.
         return {"token": token, "expires_in_s": CREDENTIAL_TTL_S, "session": handle, "url": rest_url_of(self.host)}
 
-    def complete_with_credential(self, credential, session, request) -> dict:
+    def complete_with_credential(self, credential, session, request, superseded=None) -> dict:
         if not isinstance(credential, str) or not credential.startswith(SESSION_CREDENTIAL_PREFIX):
             raise AuthenticationError("completion needs the editor's session credential (Authorization: Bearer "
                                       "wbs_…): reload the page for a new one")
         principal = SESSION_CREDENTIALS.check(credential, str(session), COMPLETION_SCOPE)
         statement, position, details = read_request(request)
         if not read_wait(request):  # the editor: answer from what is known, name the tables still loading
-            with acting_as(principal), answering_now() as loading:
+            with acting_as(principal), answering_now(superseded) as loading:
                 found = self.host.complete_candidates(session, statement, position)
             return answer(found, details, loading)
         with acting_as(principal):  # the boundary: as that user, its own session only
