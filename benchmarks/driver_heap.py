@@ -98,6 +98,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--wide", type=int, default=40, help="wide random SELECTs per round")
     parser.add_argument("--sessions", type=int, default=5, help="sessions opened and closed per round")
+    parser.add_argument("--only", choices=("hostile", "sessions"), help="one half of each round")
     parser.add_argument("--unmanaged", action="store_true", help="Spark's parser caches unmanaged (before)")
     parser.add_argument("--driver-memory", default="2g")
     parser.add_argument("--histogram", type=int, default=12, help="rows of the live class histogram at the end")
@@ -132,7 +133,7 @@ def main() -> None:
 
     row("start")
     for number in range(1, args.rounds + 1):
-        texts = hostile_statements(rnd, max_nesting, max_comments, args.wide)
+        texts = hostile_statements(rnd, max_nesting, max_comments, args.wide) if args.only != "sessions" else []
         for text in texts:
             run(gateway, analysis, text)
         for text in texts[-5:]:  # the gateway's own analysis of statements with Spark's parser
@@ -141,7 +142,7 @@ def main() -> None:
             except Exception:  # noqa: BLE001 - a ParseException is an answer too
                 pass
             statement_node(spark, text)
-        for _ in range(args.sessions):
+        for _ in range(args.sessions if args.only != "hostile" else 0):
             session = gateway.open_session()
             run(gateway, session, f"CREATE TEMPORARY VIEW v{number} AS SELECT id, repeat('x', 50) AS s "
                                   f"FROM range(20000)")

@@ -48,6 +48,13 @@ def dfa_states(spark) -> DfaStates:
     return DfaStates(managed, _static_states(view, "SqlBaseParser"), _static_states(view, "SqlBaseLexer"))
 
 
+def managed_bytes(spark) -> tuple[int, int]:
+    """(states, estimated bytes) of the managed caches: one Py4J call, for the memory guard's message."""
+    parser = jvm(spark, Capability.PLAN_INTERNALS, _WHAT).org.apache.spark.sql.catalyst.parser.AbstractParser
+    states = int(parser.getDFACacheNumStates())
+    return states, states * int(parser.BYTES_PER_DFA_STATE())
+
+
 def _static_states(view, grammar: str) -> int:
     from py4j.java_gateway import get_field
 
