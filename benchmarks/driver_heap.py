@@ -93,6 +93,34 @@ def live_mib(jvm) -> float:
     return (runtime.totalMemory() - runtime.freeMemory()) / 2 ** 20
 
 
+ORDINARY = ("SELECT c.name, count(*) AS n, sum(o.amount) FROM customers c JOIN orders o ON o.customer_id = c.id "
+            "WHERE o.placed_at >= DATE'2024-01-01' AND c.region IN ('EU', 'US') GROUP BY c.name ORDER BY n DESC LIMIT 10")
+
+
+def parse_cost(gateway) -> None:
+    """What a flush costs: an ordinary statement parsed with warm caches, and cold (caches dropped after every
+    parse: a flush threshold of one state, for the moment of the measurement)."""
+    spark = gateway.root  # a Py4J thread parses with the default session's settings: the root's
+    parser = spark._jsparkSession.sessionState().sqlParser()
+
+    def median_ms(runs: int = 40) -> float:
+        times = []
+        for _ in range(runs):
+            started = time.perf_counter()
+            parser.parsePlan(ORDINARY)
+            times.append((time.perf_counter() - started) * 1000)
+        return sorted(times)[runs // 2]
+
+    median_ms(5)
+    warm = median_ms()
+    spark.conf.set("spark.sql.parser.parserDfaCacheFlushThreshold", "1")
+    cold = median_ms()
+    left = dfa_states(spark).managed
+    spark.conf.unset("spark.sql.parser.parserDfaCacheFlushThreshold")
+    print(f"\nparse of an ordinary statement (through Py4J, median of 40): warm caches {warm:.1f} ms, "
+          f"caches dropped after every parse {cold:.1f} ms ({left} states left after the last)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=6)
@@ -150,6 +178,8 @@ def main() -> None:
             gateway.close_session(session)
         say(f"round {number} done")
         row(number)
+    if not args.unmanaged:
+        parse_cost(gateway)
     if args.histogram:
         lines = subprocess.run(["jcmd", str(pid), "GC.class_histogram"], capture_output=True, text=True,
                                timeout=300).stdout.splitlines()
