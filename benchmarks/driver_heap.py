@@ -94,7 +94,8 @@ def live_mib(jvm) -> float:
 
 
 ORDINARY = ("SELECT c.name, count(*) AS n, sum(o.amount) FROM customers c JOIN orders o ON o.customer_id = c.id "
-            "WHERE o.placed_at >= DATE'2024-01-01' AND c.region IN ('EU', 'US') GROUP BY c.name ORDER BY n DESC LIMIT 10")
+            "WHERE o.placed_at >= DATE'2024-01-01' AND c.region IN ('EU', 'US') "
+            "GROUP BY c.name ORDER BY n DESC LIMIT 10")
 
 
 def parse_cost(gateway) -> None:

@@ -197,10 +197,11 @@ class HealthWatchdog:
         victim = max(producing, key=lambda op: op.started_at or 0)
         mib = 1024 * 1024
         error = {
-            "root_cause": (f"the statement was stopped to protect the Spark driver, whose heap every session shares: it "
-                           f"held {live // mib:,} MiB live after garbage collection and {in_use // mib:,} MiB in use, of "
-                           f"{maximum // mib:,} MiB (the guard stops the newest result still produced above "
-                           f"{self.memory_fraction:.0%} live, setting health.memory_guard_fraction){self._parser_share()}. "
+            "root_cause": (f"the statement was stopped to protect the Spark driver, whose heap every session "
+                           f"shares: it held {live // mib:,} MiB live after garbage collection and {in_use // mib:,} "
+                           f"MiB in use, of {maximum // mib:,} MiB (the guard stops the newest result still produced "
+                           f"above {self.memory_fraction:.0%} live, setting health.memory_guard_fraction)"
+                           f"{self._parser_share()}. "
                            f"Nothing else is lost: the session, its other results and other sessions go on, and the "
                            f"statement can run again when the heap has room. If this result is big, read less at once: "
                            f"add a LIMIT or a filter, spread the data over more partitions (REPARTITION), or write the "

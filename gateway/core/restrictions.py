@@ -5,8 +5,9 @@ must not read the server's files or put code into the driver:
 
 - ``spark.sql.runSQLOnFiles`` is off in their sessions (``SELECT … FROM text.`file:///etc/passwd```
   is refused by Spark), set again before each of their statements so that a RESET cannot bring it
-  back, and a SET of it is refused; so is a SET of Spark's parser cache settings (``spark.sql.parser.manageParserCaches``
-  and its flush bounds): every session shares those caches (gateway/spark/parser_cache.py);
+  back, and a SET of it is refused; so is a SET of Spark's parser cache settings
+  (``spark.sql.parser.manageParserCaches`` and its flush bounds): every session shares those caches
+  (gateway/spark/parser_cache.py);
 - they run only the statement kinds whose ``StatementSpec`` says ``access=Access.USERS`` (core's queries,
   DDL and DML, SET …, and each feature's kinds that it opens); a kind declared ``Access.ADMINS``
   (``EXECUTE IMMEDIATE``) or declaring nothing (a statement nobody can read, a feature's kind that

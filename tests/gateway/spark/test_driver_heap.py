@@ -52,7 +52,8 @@ def test_hostile_statements_leave_nothing_in_the_parser_caches_of_the_jvms_life(
 
 
 def test_the_managed_caches_are_dropped_past_their_bound(gateway, session):
-    """The bound is per session setting (Spark reads it at each parse): a low one here, so that a few statements pass it."""
+    """The bound is a session setting (Spark reads it at each parse): a low one here, so that a few statements
+    pass it."""
     bound = 300
     run_all(gateway, session, f"SET spark.sql.parser.parserDfaCacheFlushThreshold = {bound}")
     assert run_all(gateway, session, f"SET {MANAGE}")[1] == [[MANAGE, "true"]]  # the workbench's default
