@@ -27,9 +27,10 @@ from typing import Callable, Optional
 
 from gateway.errors import EngineDownError
 from gateway.models import OperationStatus
-from gateway.spark.backend import Capability, supports
+from gateway.spark.backend import Capability, NotAvailableOnBackend, supports
 from gateway.spark.errors import ENGINE_ERRORS
 from gateway.spark.liveness import HeapGauge, driver_lost, jvm_exit_code, jvm_pid
+from gateway.spark.parser_cache import managed_bytes
 
 log = logging.getLogger(__name__)
 
@@ -196,18 +197,31 @@ class HealthWatchdog:
         victim = max(producing, key=lambda op: op.started_at or 0)
         mib = 1024 * 1024
         error = {
-            "root_cause": (f"the statement was stopped to protect the Spark driver: its heap held {live // mib:,} MiB "
-                           f"live after garbage collection and {in_use // mib:,} MiB in use, of {maximum // mib:,} MiB "
-                           f"(the guard stops the newest result above {self.memory_fraction:.0%} live after a collection, "
-                           f"setting health.memory_guard_fraction) while this result was produced. Read less at once: add a "
-                           f"LIMIT or a filter, spread the data over more partitions (REPARTITION), write the result "
-                           f"to a table, or give the driver more memory (spark.driver.memory)"),
+            "root_cause": (f"the statement was stopped to protect the Spark driver, whose heap every session "
+                           f"shares: it held {live // mib:,} MiB live after garbage collection and {in_use // mib:,} "
+                           f"MiB in use, of {maximum // mib:,} MiB (the guard stops the newest result still produced "
+                           f"above {self.memory_fraction:.0%} live, setting health.memory_guard_fraction)"
+                           f"{self._parser_share()}. "
+                           f"Nothing else is lost: the session, its other results and other sessions go on, and the "
+                           f"statement can run again when the heap has room. If this result is big, read less at once: "
+                           f"add a LIMIT or a filter, spread the data over more partitions (REPARTITION), or write the "
+                           f"result to a table; if the heap stays full without it (GET /v1/health: heap_live_bytes), "
+                           f"give the driver more memory (spark.driver.memory) or restart the workbench"),
             "exception_stack": "", "error_class": "DRIVER_MEMORY_EXHAUSTED", "sqlstate": "53200"}
         if self.operations.fail(victim, error):
             ENGINE.memory_stops += 1
             log.warning("memory guard: stopped operation %s (heap live %d MiB, in use %d MiB, max %d MiB)",
                         victim.handle, live // mib, in_use // mib, maximum // mib)
             self._quiet_until = time.monotonic() + _COOL_DOWN_S
+
+    def _parser_share(self) -> str:
+        """What Spark's parser caches hold of it (bounded by spark.sql.parser.*, gateway/spark/parser_cache.py)."""
+        try:
+            states, size = managed_bytes(self.root)
+        except (ENGINE_ERRORS, NotAvailableOnBackend):
+            return ""
+        return (f"; Spark's parser caches held {states:,} states (about {size // (1024 * 1024):,} MiB by Spark's "
+                f"estimate; they are dropped past spark.sql.parser.parserDfaCacheFlushRatio)")
 
     def engine_died(self, reason: str) -> None:
         if ENGINE.failure is not None:

@@ -5,7 +5,9 @@ must not read the server's files or put code into the driver:
 
 - ``spark.sql.runSQLOnFiles`` is off in their sessions (``SELECT … FROM text.`file:///etc/passwd```
   is refused by Spark), set again before each of their statements so that a RESET cannot bring it
-  back, and a SET of it is refused;
+  back, and a SET of it is refused; so is a SET of Spark's parser cache settings
+  (``spark.sql.parser.manageParserCaches`` and its flush bounds): every session shares those caches
+  (gateway/spark/parser_cache.py);
 - they run only the statement kinds whose ``StatementSpec`` says ``access=Access.USERS`` (core's queries,
   DDL and DML, SET …, and each feature's kinds that it opens); a kind declared ``Access.ADMINS``
   (``EXECUTE IMMEDIATE``) or declaring nothing (a statement nobody can read, a feature's kind that
@@ -38,6 +40,7 @@ from gateway.core.statement_analysis import StatementKind, spec_of
 from gateway.errors import PermissionDeniedError
 from gateway.identity import current_principal
 from gateway.spark.parser import CODE_PLANS, statement_node
+from gateway.spark.parser_cache import SETTINGS as PARSER_CACHE_SETTINGS
 
 RUN_SQL_ON_FILES = "spark.sql.runSQLOnFiles"
 _LOCAL_SCHEMES = frozenset({"", "file", "local"})
@@ -76,10 +79,16 @@ class Restrictions:
         if spec.access is not Access.USERS:
             raise self._refused(user, f"a statement of kind {analysis.kind} ({' '.join(analysis.words[:2])} …)",
                                 self._closed_kind(analysis.kind, spec.access))
-        if analysis.kind == StatementKind.SET and RUN_SQL_ON_FILES.lower() in (
-                statement.text.lower() + " " + "".join(analysis.words).lower()):  # its key, comments out
-            raise self._refused(user, f"setting {RUN_SQL_ON_FILES}",
-                                "reading files through SQL is for admins; read tables instead")
+        if analysis.kind == StatementKind.SET:
+            said = statement.text.lower() + " " + "".join(analysis.words).lower()  # its key, comments out
+            if RUN_SQL_ON_FILES.lower() in said:
+                raise self._refused(user, f"setting {RUN_SQL_ON_FILES}",
+                                    "reading files through SQL is for admins; read tables instead")
+            for key in PARSER_CACHE_SETTINGS:  # off or unbounded, they let one session grow the shared heap
+                if key.lower() in said:
+                    raise self._refused(user, f"setting {key}",
+                                        "Spark's parser caches are shared by every session for the driver's life; "
+                                        "an admin sets their bound in [spark.conf]")
         loads_code = analysis.loads_code
         if not loads_code and analysis.core_kind and analysis.kind in _MAY_HIDE_CODE:
             loads_code = statement_node(session.spark, statement.text) in CODE_PLANS  # Spark's own reading

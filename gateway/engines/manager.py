@@ -29,6 +29,7 @@ from typing import Optional
 from gateway.config import WorkbenchConfig, deploy_mode, managed_submit_args, master_ui_url, share_level
 from gateway.engines import cluster
 from gateway.errors import ConfigurationError, EngineDownError, GatewayError, InvalidRequestError
+from gateway.spark.parser_cache import PARSER_CACHE_CONF
 from gateway.store.engines import EngineRecord
 from gateway.store.workspace import now
 
@@ -363,7 +364,9 @@ class EngineManager:
                 "spark.ui.port": str(ui_port), "spark.ui.showConsoleProgress": "false",
                 "spark.sql.execution.arrow.pyspark.enabled": "true",
                 # Spark's metrics servlet (/metrics/json) reports the driver's heap for the engines page.
-                "spark.metrics.conf.driver.source.jvm.class": "org.apache.spark.metrics.source.JvmSource"}
+                "spark.metrics.conf.driver.source.jvm.class": "org.apache.spark.metrics.source.JvmSource",
+                # Its sessions share its parser caches too: bounded as the embedded driver's (parser_cache.py).
+                **PARSER_CACHE_CONF}
         if self.master.startswith("local"):
             conf.update({"spark.driver.bindAddress": "127.0.0.1", "spark.driver.host": "127.0.0.1"})
         conf.update(self._metastore_conf(key, engine_dir))

@@ -16,6 +16,7 @@ from gateway.spark.class_archive import archive_name, class_archive_dir, dump_cl
 from gateway.spark.backend import Capability, is_connect, jcontext, jvm, supports
 from gateway.spark.java import java_binary, java_version
 from gateway.spark.metastore import ensure_schema, jdbc_conf
+from gateway.spark.parser_cache import PARSER_CACHE_CONF
 from gateway.spark.scheduler import ALLOCATION_FILE, check_allocation_file, write_allocation_file
 
 _lock = threading.Lock()
@@ -46,6 +47,8 @@ def spark_conf(config: WorkbenchConfig) -> dict[str, str]:
         "spark.scheduler.mode": "FAIR",
         # Its pools (gateway/spark/scheduler.py): the lane of proven-small statements wins free cores.
         "spark.scheduler.allocation.file": str(data / ALLOCATION_FILE),
+        # Spark's parser caches bounded: every session shares them, for the driver's life (parser_cache.py).
+        **PARSER_CACHE_CONF,
     }
     if not config["spark.master"].startswith("local"):  # executors on other hosts must reach the driver
         conf.pop("spark.driver.bindAddress")

@@ -16,7 +16,8 @@ Where it comes from (all in the driver, through Py4J, behind ``Capability.PLAN_I
   own, as ``SQLExecution.withNewExecutionId`` does for an action: it posts
   ``SparkListenerSQLExecutionStart`` with the executed plan before the plan is prepared, sets the
   execution id on the thread whose jobs (and the stream's serving thread, which inherits local
-  properties) run it, and posts ``SparkListenerSQLExecutionEnd`` when the stream is closed. Spark's
+  properties) run it, and posts ``SparkListenerSQLExecutionEnd`` when the stream is closed, after asking the
+  DAG scheduler to forget the execution's jobs (``cleanupQueryJobs``), as Spark's own end does. Spark's
   own counter is private, so these ids count from ``STREAM_EXECUTION_BASE`` (2**40), far above it.
 - Stages: ``AppStatusStore`` (``SparkContext.statusStore``): ``lastStageAttempt`` and ``taskSummary``
   (min, median and max of the tasks' run time).
@@ -147,7 +148,13 @@ class StreamExecution:
             none = _module(view.scala, "None")
             end = view.org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEnd(
                 ident, int(time.time() * 1000), none, none)
-            jcontext(self.spark, Capability.PLAN_INTERNALS, _WHAT).sc().listenerBus().post(end)
+            context = jcontext(self.spark, Capability.PLAN_INTERNALS, _WHAT).sc()
+            # As SQLExecution's end does: Spark 4's DAGScheduler files every job run under an execution id in
+            # activeQueryToJobs until its execution ends. Without this the stream's finished jobs stayed
+            # there for the driver's life, each with its result handler and the partitions' Arrow batches
+            # it had collected (2 MiB for 20,000 rows of 60 bytes; benchmarks/driver_heap.py).
+            context.dagScheduler().cleanupQueryJobs(ident)
+            context.listenerBus().post(end)
         except ENGINE_ERRORS:
             log.debug("the end of streamed execution %s could not be posted", ident, exc_info=True)
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, wait_for
+from conftest import ROOT, run_all, wait_for
 from gateway.core.health import ENGINE_DIED_EXIT
 from gateway.spark.liveness import driver_heap_max
 from gateway.models import OperationStatus, ResultType
@@ -52,9 +52,17 @@ def test_the_memory_guard_stops_the_newest_producing_statement(gateway, session,
     page = gateway.fetch_results(session, newer, 0)
     assert page.result_type is ResultType.ERROR
     assert page.exception["error_class"] == "DRIVER_MEMORY_EXHAUSTED"
-    assert "spark.driver.memory" in page.exception["root_cause"] and "LIMIT" in page.exception["root_cause"]
+    cause = page.exception["root_cause"]
+    assert "spark.driver.memory" in cause and "LIMIT" in cause
+    # What is full (the shared heap, and what Spark's parser caches hold of it) and that nothing else is lost.
+    assert "heap every session shares" in cause and "parser caches held" in cause and "Nothing else is lost" in cause
     assert gateway.fetch_results(session, older, 0).result_type is ResultType.PAYLOAD  # the older one goes on
     assert gateway.get_health()["status"] == "UP"
+    gateway.close_operation(session, older)  # a session runs one statement at a time: the older one is done
+    assert run_all(gateway, session, "SELECT 2")[1] == [[2]]  # the session goes on too
+    other = gateway.open_session()
+    assert run_all(gateway, other, "SELECT 3")[1] == [[3]]  # and another session
+    gateway.close_session(other)
 
 
 def test_a_stale_full_reading_is_checked_by_a_collection_before_a_statement_is_stopped(gateway, session,

@@ -63,8 +63,10 @@ def test_the_command_line_names_the_key_binds_loopback_and_proxies_the_user(mana
     assert "--master yarn" in joined and "--proxy-user ann" in joined and "--driver-memory 2g" in joined
     assert command[command.index("--name") + 1] == "workbench engine user:ann"
     for conf in ("spark.connect.grpc.binding.address=127.0.0.1", "spark.connect.grpc.binding.port=15123",
-                 "spark.ui.port=4099", "spark.executor.cores=2"):
-        assert conf in command
+                 "spark.ui.port=4099", "spark.executor.cores=2",
+                 # its sessions share its parser caches: bounded (gateway/spark/parser_cache.py)
+                 "spark.sql.parser.manageParserCaches=true", "spark.sql.parser.parserDfaCacheFlushRatio=2"):
+        assert conf in command, conf
     assert "spark.driver.bindAddress=127.0.0.1" not in command  # a cluster's executors must reach the driver
     local = manager_of(engine_share_level="user").command("user:ann", "ann", 15123, 4099, tmp_path, "n")
     assert "--proxy-user" not in local and "spark.driver.bindAddress=127.0.0.1" in local
