@@ -67,8 +67,23 @@ def run(page, frame, what: str, sql: str, shows) -> None:
         raise AssertionError(f"{what}: the editor's frame was replaced or did not answer: {exc}") from exc
     page.get_by_role("button", name="Cancel").wait_for(state="detached", timeout=180_000)
     if shows:
-        page.get_by_text(shows).first.wait_for(timeout=60_000)
+        try:
+            page.get_by_text(shows).first.wait_for(timeout=60_000)
+        except Exception as exc:  # noqa: BLE001 - say what the page showed instead (a whole run's flake)
+            raise AssertionError(f"{what}: {shows!r} never showed; {seen(page, frame)}") from exc
     page.wait_for_function(IDLE, timeout=120_000)
+
+
+def seen(page, frame) -> str:
+    """What the run showed: the editor's text (a late completion popup can take a typed Enter), the script's
+    statement lines and the page's alerts."""
+    try:
+        text = frame.evaluate("window.sqlEditor.getValue()")
+    except Exception as exc:  # noqa: BLE001 - the frame itself may be the problem
+        text = f"<unreadable: {exc}>"
+    lines = page.locator(".st-key-script-results").all_inner_texts()
+    alerts = page.locator("[data-testid='stAlert']").all_inner_texts()
+    return f"the editor held {text!r}; the script's list: {lines or 'none'}; alerts: {alerts or 'none'}"
 
 
 def test_runs_of_every_kind_keep_the_editors_frame_and_focus(workbench, page):
