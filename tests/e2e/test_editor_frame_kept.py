@@ -54,6 +54,8 @@ def run(page, frame, what: str, sql: str, shows) -> None:
     """Type ``sql``, click Run all, and wait until the run has ended and the page is idle."""
     try:
         replace_text(page, frame, sql)
+        typed = frame.evaluate("window.sqlEditor.getValue()")
+        assert typed == sql, f"{what}: the editor holds {typed!r} after typing {sql!r} (a completion took a key?)"
         if what == "a parameterised query":
             field = page.get_by_label(":kept_n")
             field.wait_for()                       # the form above the editor
@@ -63,6 +65,8 @@ def run(page, frame, what: str, sql: str, shows) -> None:
         frame.click("#run-all")
         frame.wait_for_function("document.getElementById('status').style.display !== 'none'", timeout=10_000)
         frame.wait_for_function("document.getElementById('status').style.display === 'none'", timeout=180_000)
+    except AssertionError:
+        raise
     except Exception as exc:  # noqa: BLE001 - playwright's own error says "detached" when the frame went
         raise AssertionError(f"{what}: the editor's frame was replaced or did not answer: {exc}") from exc
     page.get_by_role("button", name="Cancel").wait_for(state="detached", timeout=180_000)
