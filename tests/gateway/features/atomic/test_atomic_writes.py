@@ -27,6 +27,7 @@ from gateway.features.atomic.plugin import AtomicWritesFeature
 from gateway.core.executor import StatementRunner
 from gateway.core.statements import StatementKind
 from tests.conftest import ROOT, run_all, wait_for
+from tests.jvm_support import short_lived_jvm
 
 OLD = "SELECT id, id % 2 AS k FROM range(6)"
 GOOD = "SELECT id, id % 2 AS k FROM range(100, 104)"
@@ -339,6 +340,7 @@ class Child:
         plan.update(data_dir=str(data_dir))
         self.data_dir = data_dir
         self.process = subprocess.Popen([sys.executable, str(CHILD), json.dumps(plan)], cwd=ROOT,
+                                        env=short_lived_jvm(os.environ),
                                         stdout=subprocess.PIPE, stderr=log, text=True, start_new_session=True)
         self.events: list[dict] = []
 
