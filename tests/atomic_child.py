@@ -13,8 +13,7 @@ several writes open at once, and one restart must repair them all. Then the ``he
 session of its own, run until each stops at its ``hold_at`` publishing step (gateway/features/atomic/crash.py):
 the crash finds writes at several publishing steps, so one restart repairs what took one restart each
 (each restart is a Spark start, half a minute and more on a loaded machine). With ``crash_at`` set the
-process kills itself at that publishing step; otherwise the test kills it with SIGKILL while
-the write runs.
+process kills itself at that publishing step; otherwise the write runs to its end ("done").
 """
 from __future__ import annotations
 
