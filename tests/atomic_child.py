@@ -2,16 +2,18 @@
 
     python tests/atomic_child.py PLAN_JSON
 
-The plan: {"data_dir", "class_archive_dir", "setup": [sql], "companions": [sql], "write": sql | null,
-"crash_at": step | null}.
+The plan: {"data_dir", "class_archive_dir", "setup": [sql], "companions": [sql], "held": [sql],
+"hold_at": [step@table], "write": sql | null, "crash_at": step@table | null}.
 Start-up runs the gateway (and so the journal recovery), then the child prints one JSON
 line per event on stdout: "recovered" (the repair report), "state" (tables, rows, files,
 journal), "writing" (the write is submitted), "done" (the write's outcome and state).
 Companions are slow writes, each in a session of its own, that are in the middle of writing
 (a task's output file exists for each) before the write is submitted: the crash then finds
-several writes open at once, and one restart must repair them all. With ``crash_at`` set the
-process kills itself at that publishing step; otherwise the test kills it with SIGKILL while
-the write runs.
+several writes open at once, and one restart must repair them all. Then the ``held`` writes, each in a
+session of its own, run until each stops at its ``hold_at`` publishing step (gateway/features/atomic/crash.py):
+the crash finds writes at several publishing steps, so one restart repairs what took one restart each
+(each restart is a Spark start, half a minute and more on a loaded machine). With ``crash_at`` set the
+process kills itself at that publishing step; otherwise the write runs to its end ("done").
 """
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-TABLES = ("ct", "rt", "io")
+TABLES = ("ct", "rt", "io", "rt2", "io2")
 
 
 STARTED = time.monotonic()
@@ -62,6 +64,8 @@ def main() -> None:
     data_dir = Path(plan["data_dir"])
     if plan.get("crash_at"):
         os.environ["WORKBENCH_ATOMIC_CRASH_AT"] = plan["crash_at"]
+    if plan.get("hold_at"):
+        os.environ["WORKBENCH_ATOMIC_HOLD_AT"] = ",".join(plan["hold_at"])
     from gateway import GatewayService, OperationStatus, load_config
     from tests.conftest import run_all
 
@@ -88,9 +92,17 @@ def main() -> None:
     while companions and writing_tasks(data_dir / "warehouse") < len(companions) and time.monotonic() < deadline:
         time.sleep(0.05)
     companions_writing = writing_tasks(data_dir / "warehouse") if companions else 0
+    from gateway.features.atomic import crash
+
+    held = plan.get("held", [])
+    for n, sql in enumerate(held):
+        gateway.execute_statement(gateway.open_session(name=f"atomic-held-{n}"), sql)
+    deadline = time.monotonic() + 180
+    while len(crash.held) < len(held) and time.monotonic() < deadline:
+        time.sleep(0.05)
     if plan.get("write"):
         op = gateway.execute_statement(session, plan["write"])
-        emit("writing", companions_writing=companions_writing)
+        emit("writing", companions_writing=companions_writing, held=sorted(crash.held))
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             info = gateway.get_operation_info(session, op)

@@ -31,6 +31,17 @@ def jvms_under(ancestor: int) -> list[int]:
     return found
 
 
+SHORT_LIVED_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+
+
+def short_lived_jvm(env: dict) -> dict:
+    """``env`` for a child process whose JVMs live a minute and run a few small statements: C1 only and one GC
+    thread (JDK_JAVA_OPTIONS, read by every java launcher). The flags change how fast a start is, not what runs:
+    the compiler and GC threads no longer compete for 2 loaded cores. Atomic SIGKILL children, alternated at
+    load 6-10: median start-to-done 18.6 s with them, 33.4 s without (five each)."""
+    return dict(env, JDK_JAVA_OPTIONS=f"{env.get('JDK_JAVA_OPTIONS', '')} {SHORT_LIVED_JVM}".strip())
+
+
 def maps_file(pid: int, path: Path) -> bool:
     """Whether process ``pid`` has ``path`` mapped into its memory."""
     return str(path) in Path(f"/proc/{pid}/maps").read_text()

@@ -7,6 +7,7 @@ its path is exactly as before.
 """
 from __future__ import annotations
 
+import logging
 import threading
 from dataclasses import dataclass, field
 from typing import Optional
@@ -16,6 +17,8 @@ import streamlit as st
 from gateway import GatewayError, ResultType
 
 from .results import frame_of
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -41,11 +44,18 @@ class ScriptReader:
         self.statements = statements              # the gateway's split: StatementText (kind, index, line)
         self.display_limit = display_limit
         self.views: list[StatementView] = []
+        self.error: Optional[dict] = None          # why the statements' results could not be read
         self.done = threading.Event()
 
     def __call__(self, spool) -> None:
+        """Read once; a failure is kept in ``error`` and shown, never an empty list that looks like nothing ran."""
         try:
             self.views = self._read(spool.gateway, spool.session, spool.operation)
+        except GatewayError as exc:
+            self.error = exc.to_json()
+        except Exception as exc:  # noqa: BLE001 - a bug of ours: shown once per run, logged with its traceback
+            log.exception("the script's statement results could not be read")
+            self.error = {"error_class": type(exc).__name__, "root_cause": str(exc)}
         finally:
             self.done.set()
 
@@ -112,7 +122,11 @@ def render(run) -> None:
         return
     if not reader.done.is_set():
         reader(run.spool)  # in process, from the gateway's kept results: no statement runs again
-    if not reader.views:
+    if reader.error is not None:
+        st.error(f"The script's {len(reader.statements)} statements ran, but their own results could not be read "
+                 f"({reader.error.get('error_class') or 'error'}: {str(reader.error.get('root_cause', ''))[:500]}). "
+                 "The last statement's result is below; run the script again to see each statement's.",
+                 icon=":material/error:")
         return
     last = len(reader.views) - 1
     with st.container(key="script-results"):

@@ -54,6 +54,8 @@ def run(page, frame, what: str, sql: str, shows) -> None:
     """Type ``sql``, click Run all, and wait until the run has ended and the page is idle."""
     try:
         replace_text(page, frame, sql)
+        typed = frame.evaluate("window.sqlEditor.getValue()")
+        assert typed == sql, f"{what}: the editor holds {typed!r} after typing {sql!r} (a completion took a key?)"
         if what == "a parameterised query":
             field = page.get_by_label(":kept_n")
             field.wait_for()                       # the form above the editor
@@ -63,12 +65,29 @@ def run(page, frame, what: str, sql: str, shows) -> None:
         frame.click("#run-all")
         frame.wait_for_function("document.getElementById('status').style.display !== 'none'", timeout=10_000)
         frame.wait_for_function("document.getElementById('status').style.display === 'none'", timeout=180_000)
+    except AssertionError:
+        raise
     except Exception as exc:  # noqa: BLE001 - playwright's own error says "detached" when the frame went
         raise AssertionError(f"{what}: the editor's frame was replaced or did not answer: {exc}") from exc
     page.get_by_role("button", name="Cancel").wait_for(state="detached", timeout=180_000)
     if shows:
-        page.get_by_text(shows).first.wait_for(timeout=60_000)
+        try:
+            page.get_by_text(shows).first.wait_for(timeout=60_000)
+        except Exception as exc:  # noqa: BLE001 - say what the page showed instead (a whole run's flake)
+            raise AssertionError(f"{what}: {shows!r} never showed; {seen(page, frame)}") from exc
     page.wait_for_function(IDLE, timeout=120_000)
+
+
+def seen(page, frame) -> str:
+    """What the run showed: the editor's text (a late completion popup can take a typed Enter), the script's
+    statement lines and the page's alerts."""
+    try:
+        text = frame.evaluate("window.sqlEditor.getValue()")
+    except Exception as exc:  # noqa: BLE001 - the frame itself may be the problem
+        text = f"<unreadable: {exc}>"
+    lines = page.locator(".st-key-script-results").all_inner_texts()
+    alerts = page.locator("[data-testid='stAlert']").all_inner_texts()
+    return f"the editor held {text!r}; the script's list: {lines or 'none'}; alerts: {alerts or 'none'}"
 
 
 def test_runs_of_every_kind_keep_the_editors_frame_and_focus(workbench, page):

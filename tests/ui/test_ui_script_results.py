@@ -2,6 +2,8 @@
 line) and the parameter form above the editor whose values Spark binds (issue 31, items 1-2)."""
 from conftest import event, open_app, rerun_until_ended
 
+from ui.script_results import ScriptReader
+
 
 def test_a_script_shows_one_result_per_statement(fresh_tabs):
     at = open_app()
@@ -18,6 +20,25 @@ def test_a_script_shows_one_result_per_statement(fresh_tabs):
     labels = [e.label for e in at.expander]
     assert any(label.startswith("Statement 1 · line 1 · QUERY · finished · 2 rows") for label in labels), labels
     assert any("Statement 2 · line 2" in e.value and "nope" in e.value for e in at.error)
+
+
+def test_statement_results_that_cannot_be_read_say_so(fresh_tabs):
+    """A failure to read the statements' results is an error on the page, never an empty list that looks
+    like nothing ran (a whole run once waited 60 s for "Statement 2 · line 2" that never came)."""
+    at = open_app()
+    tab = at.session_state["active_tab"]
+    event(at, action="run_all", text="SELECT 1 AS a;\nSELECT 2 AS b", tab=tab)
+    rerun_until_ended(at)
+    run = at.session_state["current_run"]
+    assert [v.line for v in run.script.views] == [1, 2] and run.script.error is None
+    # The same run drawn again with a reader that has not read yet, after its operation was closed elsewhere.
+    run.script = ScriptReader(run.script.statements, run.script.display_limit)
+    run.spool.gateway.close_operation(run.spool.session, run.spool.operation)
+    at.run()
+    assert run.script.done.is_set() and run.script.views == []
+    assert run.script.error["error_class"], run.script.error
+    shown = [e.value for e in at.error if "could not be read" in e.value]
+    assert shown and "2 statements ran" in shown[0] and "does not exist" in shown[0], [e.value for e in at.error]
 
 
 def test_the_parameter_form_binds_values_and_names_a_missing_one(fresh_tabs):

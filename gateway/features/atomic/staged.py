@@ -110,9 +110,9 @@ class StagedCreate(StagedWrite):
 
     def commit(self, written_rows: Optional[int]) -> dict:
         self._record(phases.PUBLISHING)
-        crash_point("create:before_publish")
+        crash_point("create:before_publish", self.table)
         self.catalog.rename(self.db, self.staging, self.table)  # the commit point
-        crash_point("create:after_publish")
+        crash_point("create:after_publish", self.table)
         self._record(phases.COMMITTED)
         self.finish()
         return self._committed(written_rows)
@@ -141,11 +141,11 @@ class StagedReplace(StagedWrite):
     def commit(self, written_rows: Optional[int]) -> dict:
         self._record(phases.PUBLISHING)
         self.catalog.rename(self.db, self.table, self.entry["backup"])
-        crash_point("replace:after_backup")
+        crash_point("replace:after_backup", self.table)
         self.catalog.rename(self.db, self.staging, self.table)
-        crash_point("replace:after_swap")
+        crash_point("replace:after_swap", self.table)
         self._record(phases.COMMITTED)  # the commit point
-        crash_point("replace:committed")
+        crash_point("replace:committed", self.table)
         self.finish()
         return self._committed(written_rows)
 
@@ -201,12 +201,12 @@ class StagedOverwrite(StagedWrite):
         entry = self.entry
         self._record(phases.PUBLISHING)
         self.files.rename(entry["target_path"], entry["backup_path"])
-        crash_point("overwrite:after_backup")
+        crash_point("overwrite:after_backup", self.table)
         self.files.rename(entry["staging_path"], entry["target_path"])
-        crash_point("overwrite:after_swap")
+        crash_point("overwrite:after_swap", self.table)
         self._sync()
         self._record(phases.COMMITTED)  # the commit point
-        crash_point("overwrite:committed")
+        crash_point("overwrite:committed", self.table)
         self.finish()
         return self._committed(written_rows)
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from jvm_support import short_lived_jvm
 from rest_support import Http
 from ports import free_port
 
@@ -42,7 +43,7 @@ class Workbench:
                                                     "spark.sql.warehouse.dir": str(warehouse)}))
         self.log = open(base / f"{name}.log", "wb")
         self.process = subprocess.Popen([sys.executable, "-m", "gateway", "serve", "--port", str(self.port)],
-                                        cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+                                        cwd=ROOT, env=short_lived_jvm(env), stdout=self.log, stderr=subprocess.STDOUT,
                                         start_new_session=True)
         self.http = Http(f"http://127.0.0.1:{self.port}")
         self.session = None

@@ -22,6 +22,7 @@ from gateway.features.jars.store import JarStore, UdfClass, hadoop_fetcher, read
 from gateway.features.jars.resources import function_calls
 from tests.conftest import ROOT, run_all
 from tests.jarbuild import build_jar, hive_udf_source, javac_available
+from tests.jvm_support import short_lived_jvm
 
 pytestmark = pytest.mark.skipif(not javac_available(), reason="javac is needed to build the UDF jars")
 
@@ -263,7 +264,7 @@ def test_persistent_function_works_in_a_new_process(tmp_path, jars):
                           "resources": detail.resources, "jars": [j.uri for j in gateway.list_jars(session)]}}))
         gateway.shutdown()
     """)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")}
+    env = short_lived_jvm({k: v for k, v in os.environ.items() if not k.startswith("WORKBENCH_")})
     results = []
     for phase in ("create", "call"):
         done = subprocess.run([sys.executable, "-c", script, phase], capture_output=True, text=True,
