@@ -273,8 +273,9 @@
   // An answer without the columns of tables still loading on the server (``loading``): asked again a little
   // later, and once it is whole, the popup is opened again if the cursor is still in that context.
   // Up to ~7 s for a load, then every 2.5-5 s for a minute: a table a running statement creates (a CTAS) is
-  // "loading" until the statement ends.
-  const REFRESH_AFTER_MS = [10, 10, 10, 15, 15, 20, 30, 40, 60, 100, 150, 250, 400, 700, 1000, 1500, 2500,
+  // "loading" until the statement ends. The first two at once: the answer came after the server's bounded wait
+  // for that load (ANSWER_WAIT_S), so asking again at once is a wait continued, not a poll.
+  const REFRESH_AFTER_MS = [0, 0, 10, 15, 15, 20, 30, 40, 60, 100, 150, 250, 400, 700, 1000, 1500, 2500,
                             2500, 2500, 2500, 2500, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000, 5000];
   let refreshing = null;   // {key, timer}
   function refreshWhenLoaded(context, tries) {
@@ -456,6 +457,7 @@
       .then(function (response) {
         if (!response.ok) console.warn("SQL editor: fetching columns ahead failed (HTTP " + response.status + "); " +
                                        "the popup asks for them itself");
+        return response.text();   // read to its end: the connection is free for the next request
       })
       .catch(function (error) {
         console.warn("SQL editor: fetching columns ahead failed (" + (error.message || error) + "); the popup asks " +
