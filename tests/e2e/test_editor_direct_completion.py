@@ -130,7 +130,9 @@ def test_a_table_name_typed_after_from_fetches_its_columns_ahead(workbench, page
     assert response.status == 200 and response.json()["candidates"] == []
     assert "prefetch;dur=" in response.headers["server-timing"]
     assert "direct_ahead" in frame.evaluate("window.sqlEditorPrefetched()")
-    assert [r.post_data_json for r in page.completion_requests if prefetch(r)] == [{"prefetch": ["direct_ahead"]}]
+    # Once (the first test's direct_cold may have had one too, if the dictionary had it by then).
+    ahead = [r.post_data_json for r in page.completion_requests if prefetch(r) and "direct_ahead" in r.post_data]
+    assert ahead == [{"prefetch": ["direct_ahead"]}]
     page.keyboard.press("Escape")
 
 
