@@ -27,6 +27,9 @@ wait for a table's columns (``ANSWER_WAIT_S``, the burst ``SELECT t`` then ``.``
 Each answer's ``X-Completion-Counts`` says how many of that editor's requests were computed and dropped; its
 ``Server-Timing`` the route's phases (``queue``: waiting for the editor's earlier request, ``complete``: the
 engine, ``encode``: the JSON, ``route``: all of it).
+A request ``{"prefetch": ["db.t", …]}`` (not numbered: it supersedes nothing) asks for no candidates: the editor
+saw those tables typed after FROM or JOIN, and their columns start loading now, before the dot that needs them;
+its engine phase is ``prefetch``, not ``complete``.
 Without a real Streamlit server (AppTest) there is no route; the editor then uses REST when it is
 on, else reruns, and says so.
 """
@@ -212,8 +215,9 @@ async def _answer(request, gateway, credential: str, session: str, data, entered
     computed = time.perf_counter()
     response = JSONResponse(found, headers={"Cache-Control": "no-store"})
     done = time.perf_counter()
+    engine = "prefetch" if isinstance(data, dict) and "prefetch" in data else "complete"  # not an answer's time
     response.headers["Server-Timing"] = (f"queue;dur={(turn - entered) * 1000:.1f}, "
-                                         f"complete;dur={(computed - started) * 1000:.1f}, "
+                                         f"{engine};dur={(computed - started) * 1000:.1f}, "
                                          f"encode;dur={(done - computed) * 1000:.1f}, "
                                          f"route;dur={(done - entered) * 1000:.1f}")
     return response

@@ -99,9 +99,41 @@ def test_cold_alias_and_cte_popups_come_from_the_route_without_a_rerun(workbench
     for request in answered:
         assert request.response().status == 200
         assert request.headers.get("authorization", "").startswith("Bearer wbs_")
-    bodies = [request.post_data_json for request in answered]
+    bodies = [request.post_data_json for request in answered if "prefetch" not in request.post_data_json]
     assert any("direct_cold" in b["statement"] for b in bodies) and any("picked" in b["statement"] for b in bodies)
     assert frame.locator("#completion-note").is_hidden()
+
+
+def test_a_table_name_typed_after_from_fetches_its_columns_ahead(workbench, page):
+    """The keystroke that completes, after FROM, the name of a table of the editor's dictionary sends one
+    ``prefetch`` request to the route (no popup asked for it): the table's columns load before its alias's dot
+    needs them. A name not complete yet (``direct_ahea``) sends none."""
+    frame = editor_frame(page)
+    replace_text(page, frame, "CREATE TABLE direct_ahead (ahead_col INT) USING parquet")
+    page.keyboard.press("Control+Enter")
+    frame = after_the_run(page)
+    frame.wait_for_function("window.sqlEditorDictionary().relations.some(r => r.value === 'direct_ahead')",
+                            timeout=120_000)
+    frame.wait_for_function("window.sqlEditorCompletionRoutes().path === 'route'", timeout=60_000)
+    page.keyboard.press("Escape")
+
+    def prefetch(request) -> bool:
+        return request.method == "POST" and "/_workbench/sessions/" in request.url and \
+            "prefetch" in (request.post_data or "")
+
+    with page.expect_request_finished(prefetch) as finished:
+        replace_text(page, frame, "SELECT * FROM direct_ahead")
+    request = finished.value
+    assert request.post_data_json == {"prefetch": ["direct_ahead"]}
+    assert request.headers.get("authorization", "").startswith("Bearer wbs_")
+    response = request.response()
+    assert response.status == 200 and response.json()["candidates"] == []
+    assert "prefetch;dur=" in response.headers["server-timing"]
+    assert "direct_ahead" in frame.evaluate("window.sqlEditorPrefetched()")
+    # Once (the first test's direct_cold may have had one too, if the dictionary had it by then).
+    ahead = [r.post_data_json for r in page.completion_requests if prefetch(r) and "direct_ahead" in r.post_data]
+    assert ahead == [{"prefetch": ["direct_ahead"]}]
+    page.keyboard.press("Escape")
 
 
 def test_a_popup_over_a_table_a_running_ctas_makes_opens_once_the_ctas_ended(workbench, page):

@@ -49,6 +49,8 @@ class CompletionApi(Protocol):
         ``complete-statement`` to ``request`` (``{"statement", "position", "details"}``, REST's JSON body) for
         ``session``, as the user of ``credential``, a live credential of ``completion_credential`` for that
         session. Any other credential (unknown, expired, of another session or scope) is refused
-        (AuthenticationError, 401), before the request is read. ``superseded`` (a ``CompletionSupersession``,
+        (AuthenticationError, 401), before the request is read. A request ``{"prefetch": [names]}`` (1 to 16 table
+        names the editor saw typed after FROM or JOIN) computes no candidates: those tables' columns start loading
+        in the background, and the answer's ``loading`` names those not known yet. ``superseded`` (a ``CompletionSupersession``,
         for ``wait: false``): once the caller calls its ``supersede()`` (a newer request of the same editor came),
         a wait for a table's columns ends at once with SupersededError (409)."""

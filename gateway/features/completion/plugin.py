@@ -10,7 +10,7 @@ from gateway.errors import AuthenticationError, InvalidRequestError
 from gateway.identity import COMPLETION_SCOPE, SESSION_CREDENTIAL_PREFIX, SESSION_CREDENTIALS, acting_as, required_principal
 from gateway.features.completion.api import CompletionApi
 from gateway.features.completion.completer import Completer, answering_now
-from gateway.features.completion.schemas import answer, read_request, read_wait
+from gateway.features.completion.schemas import answer, read_prefetch, read_request, read_wait
 from gateway.models import Candidate
 
 log = logging.getLogger(__name__)
@@ -88,6 +88,11 @@ class CompletionFeature(Feature):
             raise AuthenticationError("completion needs the editor's session credential (Authorization: Bearer "
                                       "wbs_…): reload the page for a new one")
         principal = SESSION_CREDENTIALS.check(credential, str(session), COMPLETION_SCOPE)
+        names = read_prefetch(request)
+        if names is not None:  # the editor saw a table named: its columns load now, before the dot asks for them
+            with acting_as(principal):
+                loading = self.completer.prefetch(self.host.session(session), names)
+            return answer([], False, loading)
         statement, position, details = read_request(request)
         if not read_wait(request):  # the editor: answer from what is known, name the tables still loading
             with acting_as(principal), answering_now(superseded) as loading:

@@ -61,6 +61,24 @@ def read_wait(data: Any) -> bool:
     return wait
 
 
+# At most this many tables per prefetch request (a statement naming more is rare; completer.PREFETCH_MAX queues 16).
+MAX_PREFETCH = 16
+
+
+def read_prefetch(data: Any) -> Optional[list[str]]:
+    """A request's ``prefetch`` (the editor's route only): the names of tables whose columns to start loading now,
+    a name the editor saw typed after FROM or JOIN, before any completion needs them; None when absent.
+    InvalidRequestError when it is not a list of at most ``MAX_PREFETCH`` table names."""
+    names = data.get("prefetch") if isinstance(data, dict) else None
+    if names is None:
+        return None
+    if not isinstance(names, list) or not 0 < len(names) <= MAX_PREFETCH or \
+            not all(isinstance(n, str) and 0 < len(n) <= 1000 and n.strip() for n in names):
+        raise InvalidRequestError(f"complete-statement's prefetch is a list of 1 to {MAX_PREFETCH} table names "
+                                  f"(text, e.g. [\"db.orders\"]) whose columns to load ahead; or leave it out")
+    return names
+
+
 def answer(found: list[Candidate], details: bool, loading: Optional[list[str]] = None) -> dict:
     """The JSON answer for the candidates ``found``: their values, and with ``details`` kind and detail;
     ``loading``: the tables whose columns were not known yet (loading in the background), when any."""

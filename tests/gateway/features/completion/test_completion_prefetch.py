@@ -113,3 +113,41 @@ def test_the_latest_request_s_tables_replace_those_still_queued(gateway, fresh):
     assert cache.wait_prefetched(60)
     assert [c.name for c in cache._columns["pf_other"]] == ["other_col"]   # noqa: SLF001
     assert not {"pf_o", "pf_ot", "pf_oth"} & set(cache._columns)           # noqa: SLF001 - never looked up
+
+
+def test_the_editor_s_prefetch_request_loads_the_named_tables_columns_ahead(gateway, fresh):
+    """``{"prefetch": [names]}`` (the editor saw the names typed after FROM): no candidates, no catalog call made
+    or waited for on the request; the columns load in the background, and the dot then costs the catalog nothing."""
+    handle, cache = fresh
+    token = gateway.completion_credential(handle)["token"]
+    loads, waits = cache.request_loads, cache.request_waits
+    answer = gateway.complete_with_credential(token, handle, {"prefetch": ["pf_orders", "prefetch_db.pf_third"]})
+    assert answer["candidates"] == [] and answer["loading"] == ["pf_orders", "prefetch_db.pf_third"]
+    assert cache.wait_prefetched(60)
+    assert cache.columns_not_known(["pf_orders", "prefetch_db.pf_third"]) == []
+    again = gateway.complete_with_credential(token, handle, {"prefetch": ["pf_orders"]})
+    assert "loading" not in again   # known now: nothing to load
+    dot = gateway.complete_with_credential(token, handle, {"statement": "SELECT o. FROM pf_orders o", "position": 9,
+                                                           "details": False, "wait": False})
+    assert dot["candidates"][:3] == ["order_id", "pf_amount", "pf_ship"] and "loading" not in dot
+    assert cache.request_loads == loads and cache.request_waits == waits
+
+
+@pytest.mark.parametrize("bad", [[], "pf_orders", [""], [3], ["t"] * 17])
+def test_a_prefetch_that_is_not_a_short_list_of_names_is_refused(gateway, fresh, bad):
+    from gateway import InvalidRequestError
+    handle, _ = fresh
+    token = gateway.completion_credential(handle)["token"]
+    with pytest.raises(InvalidRequestError, match="prefetch is a list of 1 to 16 table names"):
+        gateway.complete_with_credential(token, handle, {"prefetch": bad})
+
+
+def test_the_first_column_lookup_is_warmed_once_the_dictionary_is_built(gateway, fresh):
+    """The session's first lookup of a table's columns is made once in the background after its listing (the
+    metastore client's first lookup is the slow one), its answer neither kept nor counted; once per cache."""
+    handle, cache = fresh
+    lookups, columns = cache.column_lookups, cache.columns_not_known(["pf_orders", "pf_other", "pf_third"])
+    gateway.completion_dictionary(handle)
+    assert cache.warm_column_lookup() is None   # the dictionary started it already: not again
+    assert cache.column_lookups == lookups
+    assert cache.columns_not_known(["pf_orders", "pf_other", "pf_third"]) == columns
