@@ -27,9 +27,14 @@ PLANNING_KEYS = (
     "spark.sql.storeAssignmentPolicy", "spark.sql.sources.partitionOverwriteMode",
     "spark.sql.legacy.timeParserPolicy", "spark.sql.path.enabled", "spark.sql.crossJoin.enabled",
 )
+# Settings that belong to the session or the driver, never to a plan: neither recorded nor applied from a plan
+# file, whoever wrote it (reading files through SQL is off for non-admins; Spark's parser caches are shared by
+# every session, gateway/spark/parser_cache.py).
+_NOT_FROM_PLANS = ("spark.sql.runSQLOnFiles", "spark.sql.parser.manageParserCaches",
+                   "spark.sql.parser.parserDfaCacheFlush")
 # Session-set settings that never change a plan (left out even when set).
 _NOT_PLANNING = ("spark.sql.execution.arrow.", "spark.sql.ui.", "spark.sql.artifact.", "spark.sql.warehouse.",
-                 "spark.sql.catalogImplementation", "spark.sql.streaming.")
+                 "spark.sql.catalogImplementation", "spark.sql.streaming.") + _NOT_FROM_PLANS
 
 
 def planning_config(spark) -> dict[str, str]:
@@ -62,6 +67,9 @@ def planning_context(spark, catalog: Optional[str], database: Optional[str], con
     current = spark.conf.getAll
     try:
         for key, value in config.items():
+            if key.startswith(_NOT_FROM_PLANS):
+                log.info("a plan's setting %s is the session's own: not applied", key)
+                continue
             try:
                 if not spark.conf.isModifiable(key):
                     continue

@@ -381,3 +381,26 @@ def test_text_fallback_reads_explain_output_like_the_jvm_adapter(gateway, golden
     assert stable_text(fallback.optimized_text).strip() == stable_text(jvm.optimized_text).strip()
     from_text = set(used_functions(spark, None, fallback.analyzed_text))
     assert {"count", "sum"} <= from_text
+
+
+def test_a_plan_file_cannot_turn_the_sessions_own_settings_back_on(gateway, session, config, tmp_path):
+    """Reading files through SQL (off for non-admins) and Spark's shared parser caches are the session's and the
+    driver's, not a plan's: a plan file that sets them is run without them."""
+    data = tmp_path / "secret.json"
+    data.write_text('{"word": "hidden"}\n')
+    name = f"files-{session}.json"
+    sql(gateway, session, f"COMPILE PLAN '{name}' FOR SELECT word FROM json.`{data}`")
+    path = config.data_dir / "plans" / name
+    plan = json.loads(path.read_text())
+    assert not any(k.startswith(("spark.sql.runSQLOnFiles", "spark.sql.parser.")) for k in plan["config"])
+    plan["config"]["spark.sql.runSQLOnFiles"] = "true"
+    plan["config"]["spark.sql.parser.manageParserCaches"] = "false"
+    path.write_text(json.dumps(plan))
+    sql(gateway, session, "SET spark.sql.runSQLOnFiles = false")
+    try:
+        error = error_of(gateway, session, f"EXECUTE PLAN '{name}'")
+        assert "hidden" not in json.dumps(error)
+        spark = gateway.sessions.get(session).spark
+        assert spark.conf.get("spark.sql.parser.manageParserCaches") == "true"
+    finally:
+        sql(gateway, session, "SET spark.sql.runSQLOnFiles = true")
