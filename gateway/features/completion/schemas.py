@@ -12,6 +12,7 @@ from typing import Any, Optional
 from pydantic import Field
 
 from gateway.errors import InvalidRequestError
+from gateway.features.completion.completer import PREFETCH_MAX
 from gateway.models import Candidate
 from gateway.rest.schemas import Body
 
@@ -61,8 +62,8 @@ def read_wait(data: Any) -> bool:
     return wait
 
 
-# At most this many tables per prefetch request (a statement naming more is rare; completer.PREFETCH_MAX queues 16).
-MAX_PREFETCH = 16
+# At most as many tables per prefetch request as the engine queues (a statement naming more is rare).
+MAX_PREFETCH = PREFETCH_MAX
 
 
 def read_prefetch(data: Any) -> Optional[list[str]]:

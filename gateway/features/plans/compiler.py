@@ -15,6 +15,8 @@ from gateway.features.plans.syntax import PLANNABLE
 from gateway.features.plans.tables import columns_of, describe_table, plan_table_names, statement_tables
 from gateway.features.plans.tree import nest, stable_text
 from gateway.spark.conf import restore_conf
+from gateway.spark.parser_cache import SETTINGS as PARSER_CACHE_SETTINGS
+from gateway.core.restrictions import RUN_SQL_ON_FILES
 from gateway.core.statements import classify
 
 log = logging.getLogger(__name__)
@@ -30,8 +32,7 @@ PLANNING_KEYS = (
 # Settings that belong to the session or the driver, never to a plan: neither recorded nor applied from a plan
 # file, whoever wrote it (reading files through SQL is off for non-admins; Spark's parser caches are shared by
 # every session, gateway/spark/parser_cache.py).
-_NOT_FROM_PLANS = ("spark.sql.runSQLOnFiles", "spark.sql.parser.manageParserCaches",
-                   "spark.sql.parser.parserDfaCacheFlush")
+_NOT_FROM_PLANS = (RUN_SQL_ON_FILES, *PARSER_CACHE_SETTINGS)
 # Session-set settings that never change a plan (left out even when set).
 _NOT_PLANNING = ("spark.sql.execution.arrow.", "spark.sql.ui.", "spark.sql.artifact.", "spark.sql.warehouse.",
                  "spark.sql.catalogImplementation", "spark.sql.streaming.") + _NOT_FROM_PLANS
